@@ -1,0 +1,32 @@
+# Every target sets itself up: a fresh machine needs only python3 and make.
+PYTHON ?= python3
+VENV := .venv
+PY := $(VENV)/bin/python
+
+.PHONY: run test bench clean
+
+$(VENV)/installed: requirements.txt
+	$(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+run: $(VENV)/installed
+	$(PY) app.py
+
+# The suite runs on SQLite, then again on PostgreSQL when WAREHOUSE_TEST_DATABASE_URL names one.
+test: $(VENV)/installed
+	@echo "== tests on SQLite =="
+	$(PY) -m pytest -q
+	@if [ -n "$$WAREHOUSE_TEST_DATABASE_URL" ]; then \
+		echo "== tests on PostgreSQL ($$WAREHOUSE_TEST_DATABASE_URL) =="; \
+		WAREHOUSE_TEST_BACKEND=postgresql $(PY) -m pytest -q; \
+	else \
+		echo "== PostgreSQL skipped: WAREHOUSE_TEST_DATABASE_URL is not set =="; \
+	fi
+
+bench: $(VENV)/installed
+	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
+	$(PY) bench/run.py
+
+clean:
+	rm -rf $(VENV) .pytest_cache

@@ -1,0 +1,130 @@
+"""API keys: issued, hashed at rest, checked on every request; roles and warehouse limits."""
+import hashlib
+import hmac
+import secrets
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import select
+
+from db import writing
+from errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from models import ApiKey
+
+ROLES = ("read", "scan", "admin")  # each role may do all that the ones before it may
+BOOTSTRAP_NAME = "bootstrap"
+
+
+class KeyRefused(Exception):
+    """Start-up must stop: the configured bootstrap key was revoked."""
+
+
+@dataclass(frozen=True)
+class Caller:
+    key_id: int
+    name: str
+    role: str
+    warehouses: frozenset | None  # None: every warehouse
+
+    def has_role(self, role: str) -> bool:
+        return ROLES.index(self.role) >= ROLES.index(role)
+
+    def sees(self, id_warehouse: int) -> bool:
+        return self.warehouses is None or id_warehouse in self.warehouses
+
+    def narrow(self, id_warehouses: list[int]) -> list[int] | None:
+        """The warehouses a filter may cover: those asked for (all when none) that the key allows."""
+        if self.warehouses is None:
+            return sorted(set(id_warehouses)) or None
+        if not id_warehouses:
+            return sorted(self.warehouses)
+        return sorted(set(id_warehouses) & self.warehouses)
+
+    def require_warehouse(self, id_warehouse: int) -> None:
+        if not self.sees(id_warehouse):
+            raise Forbidden(f"This key may not act in warehouse {id_warehouse}.")
+
+
+def hash_key(key: str) -> str:
+    # Keys are long random tokens, so one SHA-256 is enough to make a stolen
+    # database useless for calling the service.
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def authenticate(session, key: str | None) -> Caller:
+    if not key:
+        raise Unauthorized("The TS-Apikey header is missing.")
+    digest = hash_key(key)
+    row = session.execute(
+        select(ApiKey.id, ApiKey.name, ApiKey.role, ApiKey.warehouses, ApiKey.key_hash, ApiKey.revoked_at)
+        .where(ApiKey.key_hash == digest)
+    ).first()
+    if row is None or not hmac.compare_digest(row.key_hash, digest) or row.revoked_at is not None:
+        raise Unauthorized("The API key is unknown or revoked.")
+    return Caller(row.id, row.name, row.role, parse_warehouses(row.warehouses))
+
+
+def parse_warehouses(text: str) -> frozenset | None:
+    ids = frozenset(int(part) for part in text.split(",") if part.strip())
+    return ids or None
+
+
+def create_key(session, name: str, role: str, warehouses: list[int] | None = None) -> str:
+    """Issue a key and return it; only its hash is stored."""
+    if role not in ROLES:
+        raise Invalid(f"Role must be one of {', '.join(ROLES)}.")
+    if not name.strip():
+        raise Invalid("A key needs a name.")
+    key = secrets.token_urlsafe(32)
+    with writing(session):
+        if session.scalar(select(ApiKey.id).where(ApiKey.name == name)) is not None:
+            raise Conflict(f"A key named {name!r} exists already.")
+        session.add(ApiKey(
+            name=name, role=role, key_hash=hash_key(key),
+            warehouses=",".join(str(w) for w in sorted(set(warehouses or []))),
+            created_at=datetime.now(),
+        ))
+    return key
+
+
+def list_keys(session) -> list[ApiKey]:
+    return list(session.scalars(select(ApiKey).order_by(ApiKey.name)))
+
+
+def revoke_key(session, name: str) -> None:
+    with writing(session):
+        key = session.scalar(select(ApiKey).where(ApiKey.name == name))
+        if key is None:
+            raise NotFound(f"No key named {name!r}.")
+        if key.revoked_at is None:
+            key.revoked_at = datetime.now()
+
+
+def bootstrap(session, configured_key: str | None) -> str | None:
+    """Make the configured key an admin key, or issue one when the service has none.
+
+    Returns a newly generated key (to be shown once), else None.
+    """
+    with writing(session):
+        if configured_key:
+            digest = hash_key(configured_key)
+            existing = session.scalar(select(ApiKey).where(ApiKey.key_hash == digest))
+            if existing is not None:
+                if existing.revoked_at is not None:
+                    raise KeyRefused(
+                        f"WAREHOUSE_API_KEY is the key {existing.name!r}, which was revoked; "
+                        "set another key or unset the variable."
+                    )
+                return None
+            # A changed variable replaces the previous bootstrap key.
+            previous = session.scalar(select(ApiKey).where(ApiKey.name == BOOTSTRAP_NAME))
+            if previous is not None:
+                previous.name = f"{BOOTSTRAP_NAME}-replaced-{previous.id}"
+                previous.revoked_at = previous.revoked_at or datetime.now()
+                session.flush()
+            session.add(ApiKey(name=BOOTSTRAP_NAME, role="admin", key_hash=digest,
+                               warehouses="", created_at=datetime.now()))
+            return None
+        if session.scalar(select(ApiKey.id).limit(1)) is not None:
+            return None
+    return create_key(session, "admin", "admin")

@@ -1,0 +1,167 @@
+"""Products and customers: the master data every booking refers to."""
+from sqlalchemy import func, or_, select
+from sqlalchemy.exc import IntegrityError
+
+from db import writing
+from errors import Conflict, Invalid, NotFound, ServiceError
+from models import Balance, Customer, Packaging, Product
+
+PRODUCT_COLUMNS = (
+    Product.product_code, Product.name, Product.active, Product.base_unit,
+    Product.base_unit_barcode, Product.category, Product.lot_level,
+    Product.weight_brutto_milli, Product.weight_netto_milli, Product.weight_unit,
+)
+PACKAGING_COLUMNS = (Packaging.product_code, Packaging.unit,
+                     Packaging.amount_base_units_milli, Packaging.barcode)
+
+
+def list_products(session, product_code: str | None = None) -> list[dict]:
+    """Products with their packaging as plain dicts, in two statements however many there are."""
+    products = select(*PRODUCT_COLUMNS).order_by(Product.product_code)
+    packaging = select(*PACKAGING_COLUMNS).order_by(Packaging.product_code, Packaging.position)
+    if product_code is not None:
+        products = products.where(Product.product_code == product_code)
+        packaging = packaging.where(Packaging.product_code == product_code)
+    result = {row.product_code: {**row._mapping, "packaging": []} for row in session.execute(products)}
+    for row in session.execute(packaging):
+        result[row.product_code]["packaging"].append(row._mapping)
+    return list(result.values())
+
+
+def get_product(session, product_code: str) -> dict:
+    found = list_products(session, product_code)
+    if not found:
+        raise NotFound(f"No product {product_code!r}.")
+    return found[0]
+
+
+def require_product(session, product_code: str) -> None:
+    if session.get(Product, product_code) is None:
+        raise NotFound(f"No product {product_code!r}.")
+
+
+def create_product(session, fields: dict) -> None:
+    with writing(session):
+        _create(session, fields)
+
+
+def update_product(session, product_code: str, fields: dict) -> None:
+    """Replace the fields given; a packaging list given replaces the whole list."""
+    if fields.get("product_code", product_code) != product_code:
+        raise Invalid("product_code in the body differs from the one in the path.",
+                      {"data": {"product_code": ["Must equal the product code in the path."]}})
+    with writing(session):
+        _update(session, product_code, fields)
+
+
+def import_products(session, rows: list[tuple[int, dict]]) -> None:
+    """Create or update each product (by code) in one transaction; any bad line stops them all.
+
+    Raises Invalid naming the line of every row a rule refused.
+    """
+    refused = {}
+    with writing(session):
+        for line, fields in rows:
+            try:
+                with session.begin_nested():
+                    if session.get(Product, fields["product_code"]) is None:
+                        _create(session, fields)
+                    else:
+                        _update(session, fields["product_code"], fields)
+            except ServiceError as error:
+                refused[f"line {line}"] = [error.message]
+        if refused:
+            raise Invalid(f"{len(refused)} line(s) refused; nothing was imported.", refused)
+
+
+def _create(session, fields: dict) -> None:
+    if session.get(Product, fields["product_code"]) is not None:
+        raise Conflict(f"Product {fields['product_code']!r} exists already.")
+    product = Product(product_code=fields["product_code"])
+    _apply(session, product, fields)
+    session.add(product)
+    _flush_or_conflict(session, fields["product_code"])
+
+
+def _update(session, product_code: str, fields: dict) -> None:
+    product = session.get(Product, product_code)
+    if product is None:
+        raise NotFound(f"No product {product_code!r}.")
+    _apply(session, product, fields)
+    _flush_or_conflict(session, product_code)
+
+
+def _apply(session, product: Product, fields: dict) -> None:
+    base_unit = fields.get("base_unit", product.base_unit)
+    units = [p["unit"] for p in fields["packaging"]] if "packaging" in fields \
+        else [p.unit for p in product.packaging]
+    if base_unit in units:
+        raise Invalid("A packaging unit may not be named like the base unit.",
+                      {"data": {"packaging": ["A packaging unit is named like the base unit."]}})
+    changes_stock_meaning = any(
+        key in fields and fields[key] != getattr(product, key) for key in ("base_unit", "lot_level")
+    )
+    if product.base_unit is not None and changes_stock_meaning and _has_stock(session, product.product_code):
+        raise Conflict("base_unit and lot_level cannot change while the product has stock.")
+    _check_barcodes(session, product.product_code, fields, product)
+
+    for key, value in fields.items():
+        if key != "packaging":
+            setattr(product, key, value)
+    if "packaging" in fields:
+        product.packaging.clear()
+        session.flush()  # the old rows go before the new ones claim their unit names
+        product.packaging.extend(
+            Packaging(position=i, unit=p["unit"], amount_base_units_milli=p["amount_base_units_milli"],
+                      barcode=p["barcode"])
+            for i, p in enumerate(fields["packaging"], start=1)
+        )
+
+
+def _has_stock(session, product_code: str) -> bool:
+    return session.scalar(
+        select(func.count()).select_from(Balance)
+        .where(Balance.product_code == product_code, Balance.amount_milli != 0)
+    ) > 0
+
+
+def _check_barcodes(session, product_code: str, fields: dict, product: Product) -> None:
+    """Non-empty barcodes name one unit of one product."""
+    base = fields.get("base_unit_barcode", product.base_unit_barcode or "")
+    packaging = [p["barcode"] for p in fields["packaging"]] if "packaging" in fields \
+        else [p.barcode for p in product.packaging]
+    barcodes = [b for b in [base, *packaging] if b]
+    if len(set(barcodes)) != len(barcodes):
+        raise Invalid("Two units of this product share a barcode.",
+                      {"data": {"packaging": ["Barcodes must differ between units."]}})
+    if not barcodes:
+        return
+    clash = session.execute(
+        select(Product.product_code).outerjoin(Packaging)
+        .where(Product.product_code != product_code)
+        .where(or_(Product.base_unit_barcode.in_(barcodes), Packaging.barcode.in_(barcodes)))
+        .limit(1)
+    ).scalar()
+    if clash is not None:
+        raise Conflict(f"A barcode is already used by product {clash!r}.")
+
+
+def _flush_or_conflict(session, product_code: str) -> None:
+    try:
+        session.flush()
+    except IntegrityError:
+        raise Conflict(f"Product {product_code!r} clashes with an existing record.") from None
+
+
+def list_customers(session) -> list[Customer]:
+    return list(session.scalars(select(Customer).order_by(Customer.id_customer)))
+
+
+def save_customers(session, rows: list[dict]) -> None:
+    """Insert or update customers by id_customer, all in one transaction."""
+    with writing(session):
+        for row in rows:
+            customer = session.get(Customer, row["id_customer"]) or Customer(id_customer=row["id_customer"])
+            for key, value in row.items():
+                setattr(customer, key, value)
+            session.add(customer)

@@ -1,0 +1,140 @@
+"""Commands for the depot's administrator: `flask --app app keys|customers|products|check ...`."""
+import csv
+import io
+import json
+from decimal import Decimal
+
+import click
+from flask.cli import AppGroup
+from marshmallow import ValidationError
+
+import auth
+import catalog
+from db import db
+from errors import ServiceError
+from schemas import customer_row_schema, product_schema
+
+keys = AppGroup("keys", help="Issue, list and revoke API keys.")
+customers = AppGroup("customers", help="Load customers from a CSV file.")
+products = AppGroup("products", help="Load products from a JSON Lines file.")
+
+CUSTOMER_COLUMNS = ["id_customer", "name", "registration_number", "tax_id", "vat_number",
+                    "street", "city", "zip", "country"]
+
+
+def register(app) -> None:
+    for group in (keys, customers, products):
+        app.cli.add_command(group)
+
+
+def fail(message: str):
+    raise click.ClickException(message)
+
+
+@keys.command("create")
+@click.option("--name", required=True)
+@click.option("--role", required=True, type=click.Choice(auth.ROLES))
+@click.option("--warehouses", default="", help="Comma-separated warehouse ids; all when left out.")
+def create_key(name, role, warehouses):
+    """Issue a key; it is printed once, alone on the last line."""
+    try:
+        ids = [int(part) for part in warehouses.split(",") if part.strip()]
+    except ValueError:
+        fail("--warehouses takes warehouse numbers separated by commas, e.g. 1,2")
+    try:
+        key = auth.create_key(db.session, name, role, ids)
+    except ServiceError as error:
+        fail(error.message)
+    click.echo(f"Key {name!r} ({role}) created. It is shown only this once:", err=True)
+    click.echo(key)
+
+
+@keys.command("list")
+def list_keys():
+    """Names, roles, warehouses and state of every key (never the key itself)."""
+    for key in auth.list_keys(db.session):
+        state = f"revoked {key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "active"
+        click.echo(f"{key.name}\t{key.role}\t{key.warehouses or 'all'}\t{state}")
+
+
+@keys.command("revoke")
+@click.argument("name")
+def revoke_key(name):
+    """Revoke a key by name; it stops working at the next request."""
+    try:
+        auth.revoke_key(db.session, name)
+    except ServiceError as error:
+        fail(error.message)
+    click.echo(f"Key {name!r} revoked.")
+
+
+def read_text(path: str) -> str:
+    with open(path, "rb") as file:
+        raw = file.read()
+    try:
+        return raw.decode("utf-8-sig")  # a byte-order mark, as spreadsheets write, is skipped
+    except UnicodeDecodeError as error:
+        fail(f"{path} is not UTF-8 (byte {error.start}).")
+
+
+def report(problems: dict) -> None:
+    for where, messages in problems.items():
+        click.echo(f"{where}: {json.dumps(messages, ensure_ascii=False, default=str)}", err=True)
+    fail(f"{len(problems)} bad line(s); nothing was imported.")
+
+
+@customers.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+def import_customers(path):
+    """Insert or update customers from a CSV file with a header row; all or nothing."""
+    reader = csv.DictReader(io.StringIO(read_text(path), newline=""))
+    if reader.fieldnames is None or [f.strip() for f in reader.fieldnames] != CUSTOMER_COLUMNS:
+        fail(f"The header row must be: {','.join(CUSTOMER_COLUMNS)}")
+    rows, problems, seen = [], {}, {}
+    for row in reader:
+        line = reader.line_num
+        if None in row or None in row.values():
+            problems[f"line {line}"] = ["Wrong number of columns."]
+            continue
+        try:
+            loaded = customer_row_schema.load({k.strip(): v for k, v in row.items()})
+        except ValidationError as error:
+            problems[f"line {line}"] = error.messages
+            continue
+        if loaded["id_customer"] in seen:
+            problems[f"line {line}"] = [f"id_customer repeats line {seen[loaded['id_customer']]}."]
+            continue
+        seen[loaded["id_customer"]] = line
+        rows.append(loaded)
+    if problems:
+        report(problems)
+    catalog.save_customers(db.session, rows)
+    click.echo(f"{len(rows)} customer(s) imported.")
+
+
+@products.command("import")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+def import_products(path):
+    """Create or update products from JSON Lines (one product object a line); all or nothing."""
+    rows, problems = [], {}
+    for line, text in enumerate(read_text(path).splitlines(), start=1):
+        if not text.strip():
+            continue
+        try:
+            data = json.loads(text, parse_float=Decimal)
+            if not isinstance(data, dict):
+                raise ValueError
+        except ValueError:
+            problems[f"line {line}"] = ["Not a JSON object."]
+            continue
+        try:
+            rows.append((line, product_schema.load(data)))
+        except ValidationError as error:
+            problems[f"line {line}"] = error.messages
+    if problems:
+        report(problems)
+    try:
+        catalog.import_products(db.session, rows)
+    except ServiceError as error:
+        report(error.fields or {"file": [error.message]})
+    click.echo(f"{len(rows)} product(s) imported.")

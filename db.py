@@ -1,0 +1,66 @@
+"""Database handle, SQLite settings and the write transaction every booking runs in."""
+from contextlib import contextmanager
+
+from flask_sqlalchemy import SQLAlchemy
+from sqlalchemy import event
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import DeclarativeBase, scoped_session
+
+
+class Base(DeclarativeBase):
+    pass
+
+
+db = SQLAlchemy(model_class=Base)
+
+# The execution option that marks a connection as one that will write.
+WRITE = "warehouse_write"
+
+
+def configure_sqlite(engine: Engine) -> None:
+    """Make SQLite durable and let writers take the write lock when they begin.
+
+    pysqlite would otherwise open transactions lazily and only on writes, so a
+    read-check-write (read a balance, check it, change it) could interleave
+    between threads; a deferred transaction that later upgrades can also fail
+    with "database is locked" regardless of the busy timeout.
+    """
+
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection, _record):
+        dbapi_connection.isolation_level = None  # we issue BEGIN ourselves
+        cursor = dbapi_connection.cursor()
+        cursor.execute("PRAGMA journal_mode=WAL")
+        cursor.execute("PRAGMA synchronous=FULL")
+        cursor.execute("PRAGMA foreign_keys=ON")
+        cursor.execute("PRAGMA busy_timeout=30000")
+        cursor.close()
+
+    @event.listens_for(engine, "begin")
+    def on_begin(conn):
+        immediate = conn.get_execution_options().get(WRITE)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+@contextmanager
+def writing(session):
+    """One write transaction: committed when the block ends, rolled back if it raises.
+
+    Any read transaction still open is ended first, so that on SQLite the new
+    one starts with the write lock held (BEGIN IMMEDIATE).
+    """
+    if isinstance(session, scoped_session):
+        session = session()
+    if session.in_transaction():
+        session.rollback()
+    session.connection(execution_options={WRITE: True})
+    try:
+        yield session
+        session.commit()
+    except BaseException:
+        session.rollback()
+        raise
+
+
+def is_sqlite(session) -> bool:
+    return session.get_bind().dialect.name == "sqlite"

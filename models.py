@@ -1,0 +1,243 @@
+"""Tables of the warehouse.
+
+Every quantity, weight and conversion factor is stored as an integer count of
+thousandths (columns named *_milli): SQLite keeps Numeric as a binary float, and
+a booking must never drift. quantities.py converts at the edges.
+"""
+import datetime as dt
+from typing import Optional
+
+from sqlalchemy import BigInteger, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy.orm import Mapped, mapped_column, relationship
+
+from db import db
+
+# Text is compared and sorted by code point on both databases.
+Code = String(200).with_variant(String(200, collation="C"), "postgresql")
+
+
+class ApiKey(db.Model):
+    __tablename__ = "api_keys"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    role: Mapped[str] = mapped_column(String(10))
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    # Comma-separated warehouse ids; empty means every warehouse.
+    warehouses: Mapped[str] = mapped_column(String(500), default="")
+    created_at: Mapped[dt.datetime]
+    revoked_at: Mapped[Optional[dt.datetime]]
+
+
+class Product(db.Model):
+    __tablename__ = "products"
+    product_code: Mapped[str] = mapped_column(Code, primary_key=True)
+    name: Mapped[str] = mapped_column(Text)
+    active: Mapped[int] = mapped_column(default=1)
+    base_unit: Mapped[str] = mapped_column(Code)
+    base_unit_barcode: Mapped[str] = mapped_column(Code, default="", index=True)
+    category: Mapped[int] = mapped_column(default=0)
+    lot_level: Mapped[int] = mapped_column(default=0)
+    weight_brutto_milli: Mapped[int] = mapped_column(BigInteger, default=0)
+    weight_netto_milli: Mapped[int] = mapped_column(BigInteger, default=0)
+    weight_unit: Mapped[str] = mapped_column(String(20), default="kg")
+    packaging: Mapped[list["Packaging"]] = relationship(
+        order_by="Packaging.position", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+
+class Packaging(db.Model):
+    __tablename__ = "packaging"
+    __table_args__ = (UniqueConstraint("product_code", "unit"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    product_code: Mapped[str] = mapped_column(ForeignKey("products.product_code"))
+    position: Mapped[int]
+    unit: Mapped[str] = mapped_column(Code)
+    amount_base_units_milli: Mapped[int] = mapped_column(BigInteger)
+    barcode: Mapped[str] = mapped_column(Code, default="", index=True)
+
+
+class Customer(db.Model):
+    __tablename__ = "customers"
+    id_customer: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    name: Mapped[str] = mapped_column(Text, default="")
+    registration_number: Mapped[str] = mapped_column(Text, default="")
+    tax_id: Mapped[str] = mapped_column(Text, default="")
+    vat_number: Mapped[str] = mapped_column(Text, default="")
+    street: Mapped[str] = mapped_column(Text, default="")
+    city: Mapped[str] = mapped_column(Text, default="")
+    zip: Mapped[str] = mapped_column(Text, default="")
+    country: Mapped[str] = mapped_column(Text, default="")
+
+
+class OrderDocument(db.Model):
+    """An order imported by the office: what should be received or shipped."""
+
+    __tablename__ = "order_documents"
+    document_number: Mapped[str] = mapped_column(Code, primary_key=True)
+    description: Mapped[str] = mapped_column(Text, default="")
+    id_warehouse: Mapped[int] = mapped_column(BigInteger)
+    id_customer: Mapped[int] = mapped_column(BigInteger, default=0)
+    expiration_limit: Mapped[int] = mapped_column(default=0)
+    allowed_types: Mapped[str] = mapped_column(String(10))  # e.g. "R,V"
+    allowed_directions: Mapped[str] = mapped_column(String(10))  # e.g. "I,O"
+    # 0 closed, 1 imported, 2 being processed, 3 batch exists.
+    state: Mapped[int] = mapped_column(default=1, index=True)
+    locked_by: Mapped[Optional[int]] = mapped_column(ForeignKey("api_keys.id"))
+    locked_at: Mapped[Optional[dt.datetime]]
+    items: Mapped[list["OrderItem"]] = relationship(
+        order_by="OrderItem.item_number", cascade="all, delete-orphan", lazy="selectin"
+    )
+
+
+class OrderItem(db.Model):
+    __tablename__ = "order_items"
+    __table_args__ = (UniqueConstraint("document_number", "item_number"),)
+    document_item_id: Mapped[int] = mapped_column(primary_key=True)
+    document_number: Mapped[str] = mapped_column(ForeignKey("order_documents.document_number"))
+    item_number: Mapped[int] = mapped_column(BigInteger)
+    product_code: Mapped[str] = mapped_column(ForeignKey("products.product_code"))
+    lot: Mapped[str] = mapped_column(Code, default="")
+    amount_ordered_milli: Mapped[int] = mapped_column(BigInteger)
+    amount_delivered_milli: Mapped[int] = mapped_column(BigInteger, default=0)
+    direction: Mapped[str] = mapped_column(String(1))
+    wplace: Mapped[str] = mapped_column(Text, default="[]")  # JSON array of strings
+    note: Mapped[str] = mapped_column(Text, default="")
+
+
+class Batch(db.Model):
+    """What a scanner reported: a movement (type R) or a count (type V)."""
+
+    __tablename__ = "batches"
+    __table_args__ = (Index("ix_batches_warehouse_date", "id_warehouse", "date"),)
+    batch_number: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    id_warehouse: Mapped[int] = mapped_column(BigInteger)
+    direction: Mapped[str] = mapped_column(String(1))
+    type: Mapped[str] = mapped_column(String(1))
+    date: Mapped[dt.date]
+    created_date: Mapped[dt.date]
+    app_version: Mapped[str] = mapped_column(Text, default="")
+    name: Mapped[str] = mapped_column(Text, default="")
+    truck: Mapped[int] = mapped_column(BigInteger, default=0)
+    document_number: Mapped[str] = mapped_column(Code, default="", index=True)
+    # Digest of the parsed request: a retry with the same digest books nothing.
+    content_digest: Mapped[str] = mapped_column(String(64))
+
+
+class BatchItem(db.Model):
+    __tablename__ = "batch_items"
+    __table_args__ = (Index("ix_batch_items_batch", "batch_number", "position"),)
+    id_batch_item: Mapped[int] = mapped_column(BigInteger().with_variant(db.Integer, "sqlite"), primary_key=True)
+    batch_number: Mapped[int] = mapped_column(ForeignKey("batches.batch_number"))
+    position: Mapped[int]  # user_visible_batch_item_id
+    product_code: Mapped[str] = mapped_column(ForeignKey("products.product_code"))
+    unit: Mapped[str] = mapped_column(Code)
+    amount_milli: Mapped[int] = mapped_column(BigInteger)
+    amount_base_milli: Mapped[int] = mapped_column(BigInteger)
+    barcode: Mapped[str] = mapped_column(Text, default="")
+    date_exp: Mapped[str] = mapped_column(String(10), default="")
+    lot: Mapped[str] = mapped_column(Code, default="")
+    name: Mapped[str] = mapped_column(Text, default="")
+    palette: Mapped[int] = mapped_column(BigInteger, default=0)
+    status: Mapped[int] = mapped_column(BigInteger, default=0)
+    timestamp_client: Mapped[str] = mapped_column(String(40), default="")
+    wplace: Mapped[str] = mapped_column(Text, default="")
+    doc_number: Mapped[int] = mapped_column(BigInteger, default=0)
+    doc_item_number: Mapped[int] = mapped_column(default=0)
+
+
+class BatchExtra(db.Model):
+    __tablename__ = "batch_extras"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    batch_number: Mapped[int] = mapped_column(ForeignKey("batches.batch_number"), index=True)
+    position: Mapped[int]
+    key: Mapped[str] = mapped_column(Text)
+    value: Mapped[str] = mapped_column(Text)
+
+
+class WarehouseDocument(db.Model):
+    """A goods-in (I) or goods-out (O) document: the booking itself."""
+
+    __tablename__ = "warehouse_documents"
+    __table_args__ = (Index("ix_documents_warehouse_date", "id_warehouse", "date"),)
+    doc_number: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    id_warehouse: Mapped[int] = mapped_column(BigInteger)
+    direction: Mapped[str] = mapped_column(String(1))
+    date: Mapped[dt.date] = mapped_column(index=True)
+    doc_created_date: Mapped[dt.date]
+    id_customer: Mapped[int] = mapped_column(BigInteger, default=0)
+    batch_number: Mapped[int] = mapped_column(BigInteger, default=-1, index=True)
+    ufid: Mapped[str] = mapped_column(String(20), unique=True)
+
+
+class WarehouseDocumentItem(db.Model):
+    """One line of a warehouse document; also the movement history.
+
+    Warehouse, direction and date are copied from the document so that the
+    movements filter is one index range scan, however long the history.
+    """
+
+    __tablename__ = "warehouse_document_items"
+    __table_args__ = (
+        UniqueConstraint("doc_number", "item_number"),
+        Index("ix_movements_warehouse_date", "id_warehouse", "date", "doc_number", "item_number"),
+        Index("ix_movements_date", "date", "doc_number", "item_number"),
+    )
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(db.Integer, "sqlite"), primary_key=True)
+    doc_number: Mapped[int] = mapped_column(ForeignKey("warehouse_documents.doc_number"))
+    item_number: Mapped[int]
+    id_warehouse: Mapped[int] = mapped_column(BigInteger)
+    direction: Mapped[str] = mapped_column(String(1))
+    date: Mapped[dt.date]
+    product_code: Mapped[str] = mapped_column(ForeignKey("products.product_code"))
+    name: Mapped[str] = mapped_column(Text, default="")
+    lot: Mapped[str] = mapped_column(Code, default="")
+    date_exp: Mapped[str] = mapped_column(String(10), default="")
+    amount_base_milli: Mapped[int] = mapped_column(BigInteger)  # positive; direction gives the sign
+    doc_created_date: Mapped[dt.date]
+    timestamp_from_client: Mapped[str] = mapped_column(String(40), default="")
+
+
+class Balance(db.Model):
+    """Book stock of one (warehouse, product, lot), kept in step with every posting."""
+
+    __tablename__ = "balances"
+    id_warehouse: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    product_code: Mapped[str] = mapped_column(ForeignKey("products.product_code"), primary_key=True)
+    lot: Mapped[str] = mapped_column(Code, primary_key=True)
+    amount_milli: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class Stocktaking(db.Model):
+    __tablename__ = "stocktakings"
+    id_warehouse: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    date: Mapped[dt.date] = mapped_column(primary_key=True)
+    status: Mapped[int] = mapped_column(default=1)
+    in_doc: Mapped[int] = mapped_column(BigInteger, default=0)
+    out_doc: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class StocktakingItem(db.Model):
+    __tablename__ = "stocktaking_items"
+    __table_args__ = (
+        UniqueConstraint("id_warehouse", "date", "product_code", "lot"),
+        db.ForeignKeyConstraint(
+            ["id_warehouse", "date"], ["stocktakings.id_warehouse", "stocktakings.date"]
+        ),
+    )
+    id: Mapped[int] = mapped_column(primary_key=True)
+    id_warehouse: Mapped[int] = mapped_column(BigInteger)
+    date: Mapped[dt.date]
+    product_code: Mapped[str] = mapped_column(ForeignKey("products.product_code"))
+    lot: Mapped[str] = mapped_column(Code, default="")
+    date_exp: Mapped[str] = mapped_column(String(10), default="")
+    name: Mapped[str] = mapped_column(Text, default="")
+    amount_real_milli: Mapped[int] = mapped_column(BigInteger)
+    amount_snap_milli: Mapped[int] = mapped_column(BigInteger)
+
+
+class Counter(db.Model):
+    """Sequences that must never hand out a number twice (doc numbers, ufids)."""
+
+    __tablename__ = "counters"
+    name: Mapped[str] = mapped_column(String(50), primary_key=True)
+    value: Mapped[int] = mapped_column(BigInteger)

@@ -1,0 +1,46 @@
+"""Exact quantities: decimals with at most three places, kept as integer thousandths."""
+from decimal import Decimal, InvalidOperation
+
+PLACES = 3
+SCALE = 1000
+# Keeps every amount within 15 significant digits (exact as a JSON double) and
+# far from the 64-bit limit of the columns, whatever is summed in a balance.
+LIMIT = 10**12
+
+
+class NotAQuantity(ValueError):
+    pass
+
+
+def to_milli(value) -> int:
+    """Parse a JSON number or numeric string into thousandths; reject anything inexact."""
+    if isinstance(value, bool) or not isinstance(value, (int, Decimal, str, float)):
+        raise NotAQuantity("Not a number.")
+    try:
+        # A float can only come from code, never from a request (JSON is parsed
+        # with Decimal); its shortest repr is the decimal the writer meant.
+        number = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
+    except (InvalidOperation, ValueError):
+        raise NotAQuantity("Not a number.") from None
+    if not number.is_finite():
+        raise NotAQuantity("Not a number.")
+    if number.as_tuple().exponent < -PLACES and number != number.quantize(Decimal(1).scaleb(-PLACES)):
+        raise NotAQuantity(f"At most {PLACES} decimal places.")
+    if abs(number) >= LIMIT:
+        raise NotAQuantity(f"Must be less than {LIMIT} in size.")
+    return int(number * SCALE)
+
+
+def from_milli(milli: int):
+    """Thousandths as a JSON number: an int when whole, else the float whose repr is exact.
+
+    Every amount with at most 15 significant digits survives the trip through a
+    double: division is correctly rounded and repr picks the shortest string.
+    """
+    if milli % SCALE == 0:
+        return milli // SCALE
+    return milli / SCALE
+
+
+def milli_to_decimal(milli: int) -> Decimal:
+    return Decimal(milli).scaleb(-PLACES)

@@ -1,0 +1,84 @@
+"""Blueprints, and what every route shares: the caller, the body, the `headers` flag."""
+from functools import wraps
+
+from flask import current_app, g, request
+from marshmallow import ValidationError
+
+from auth import authenticate
+from db import db
+from errors import BadRequest, Forbidden, Invalid
+
+
+def register(app) -> None:
+    from routes import (batches, customers, docs, documents, health, inventory, overview,
+                        products, stocktakings)
+
+    app.before_request(authenticate_v1)
+    for module in (health, products, customers, documents, batches, docs, stocktakings,
+                   inventory, overview):
+        app.register_blueprint(module.bp)
+
+
+def authenticate_v1():
+    if request.path.startswith("/v1/") or request.path == "/v1":
+        g.caller = authenticate(db.session, request.headers.get("TS-Apikey"))
+
+
+def requires(role: str):
+    """Let the view run only for keys of at least this role."""
+
+    def decorate(view):
+        @wraps(view)
+        def guarded(*args, **kwargs):
+            if not g.caller.has_role(role):
+                raise Forbidden(f"This needs a key of role {role} or above.")
+            return view(*args, **kwargs)
+
+        return guarded
+
+    return decorate
+
+
+def caller():
+    return g.caller
+
+
+def body_data(required: bool = False) -> dict:
+    """The object under "data"; {} and {"data": {}} are the same request."""
+    raw = request.get_data(cache=True)
+    if not raw.strip():
+        payload = {}
+    else:
+        try:
+            payload = current_app.json.loads(raw)
+        except ValueError:
+            raise BadRequest("The body is not valid JSON.") from None
+    if not isinstance(payload, dict):
+        raise BadRequest("The body must be a JSON object.")
+    others = sorted(set(payload) - {"data"})
+    if others:
+        raise BadRequest(f"Unexpected top-level key(s): {', '.join(others)}; wrap the payload in \"data\".")
+    if "data" not in payload:
+        if required:
+            raise BadRequest("The body must carry the payload under \"data\".")
+        return {}
+    if not isinstance(payload["data"], dict):
+        raise BadRequest("\"data\" must be a JSON object.")
+    return payload["data"]
+
+
+def load(schema, data: dict, **kwargs):
+    try:
+        return schema.load(data, **kwargs)
+    except ValidationError as error:
+        raise Invalid("The request has invalid fields.", {"data": error.messages}) from None
+
+
+def headers_only() -> bool:
+    """The `headers` query flag: 1/true gives the records without their item arrays."""
+    value = request.args.get("headers", "").strip().lower()
+    if value in ("1", "true"):
+        return True
+    if value in ("", "0", "false"):
+        return False
+    raise Invalid("headers must be 1, true, 0 or false.", {"headers": ["Must be 1, true, 0 or false."]})
