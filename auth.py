@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
 
 from db import writing
 from errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
@@ -127,4 +128,7 @@ def bootstrap(session, configured_key: str | None) -> str | None:
             return None
         if session.scalar(select(ApiKey.id).limit(1)) is not None:
             return None
-    return create_key(session, "admin", "admin")
+    try:
+        return create_key(session, "admin", "admin")
+    except (Conflict, IntegrityError):
+        return None  # another process starting at the same moment made the first key

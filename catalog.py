@@ -54,12 +54,14 @@ def update_product(session, product_code: str, fields: dict) -> None:
         _update(session, product_code, fields)
 
 
-def import_products(session, rows: list[tuple[int, dict]]) -> None:
+def import_products(session, rows: list[tuple[int, dict]], refused: dict | None = None) -> None:
     """Create or update each product (by code) in one transaction; any bad line stops them all.
 
-    Raises Invalid naming the line of every row a rule refused.
+    `refused` holds lines the caller already refused ({line number: messages}); the
+    rows are still tried so that the answer names every bad line, then nothing is kept.
+    Raises Invalid naming the line of every refused row ("line N"), in file order.
     """
-    refused = {}
+    refused = dict(refused or {})
     with writing(session):
         for line, fields in rows:
             try:
@@ -69,9 +71,10 @@ def import_products(session, rows: list[tuple[int, dict]]) -> None:
                     else:
                         _update(session, fields["product_code"], fields)
             except ServiceError as error:
-                refused[f"line {line}"] = [error.message]
+                refused[line] = [error.message]
         if refused:
-            raise Invalid(f"{len(refused)} line(s) refused; nothing was imported.", refused)
+            raise Invalid(f"{len(refused)} line(s) refused; nothing was imported.",
+                          {f"line {line}": refused[line] for line in sorted(refused)})
 
 
 def _create(session, fields: dict) -> None:

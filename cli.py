@@ -78,7 +78,9 @@ def read_text(path: str) -> str:
 
 
 def report(problems: dict) -> None:
+    """Print each bad line (keys: line numbers, or already-written places) and fail."""
     for where, messages in problems.items():
+        where = f"line {where}" if isinstance(where, int) else where
         click.echo(f"{where}: {json.dumps(messages, ensure_ascii=False, default=str)}", err=True)
     fail(f"{len(problems)} bad line(s); nothing was imported.")
 
@@ -94,15 +96,15 @@ def import_customers(path):
     for row in reader:
         line = reader.line_num
         if None in row or None in row.values():
-            problems[f"line {line}"] = ["Wrong number of columns."]
+            problems[line] = ["Wrong number of columns."]
             continue
         try:
             loaded = customer_row_schema.load({k.strip(): v for k, v in row.items()})
         except ValidationError as error:
-            problems[f"line {line}"] = error.messages
+            problems[line] = error.messages
             continue
         if loaded["id_customer"] in seen:
-            problems[f"line {line}"] = [f"id_customer repeats line {seen[loaded['id_customer']]}."]
+            problems[line] = [f"id_customer repeats line {seen[loaded['id_customer']]}."]
             continue
         seen[loaded["id_customer"]] = line
         rows.append(loaded)
@@ -116,25 +118,31 @@ def import_customers(path):
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 def import_products(path):
     """Create or update products from JSON Lines (one product object a line); all or nothing."""
-    rows, problems = [], {}
-    for line, text in enumerate(read_text(path).splitlines(), start=1):
+    rows, problems, seen = [], {}, {}
+    # split("\n"), not splitlines(): JSON strings may hold U+2028 and other line breaks raw.
+    for line, text in enumerate(read_text(path).split("\n"), start=1):
         if not text.strip():
             continue
         try:
             data = json.loads(text, parse_float=Decimal)
             if not isinstance(data, dict):
                 raise ValueError
-        except ValueError:
-            problems[f"line {line}"] = ["Not a JSON object."]
+        except (ValueError, RecursionError):
+            problems[line] = ["Not a JSON object."]
             continue
         try:
-            rows.append((line, product_schema.load(data)))
+            loaded = product_schema.load(data)
         except ValidationError as error:
-            problems[f"line {line}"] = error.messages
-    if problems:
-        report(problems)
+            problems[line] = error.messages
+            continue
+        if loaded["product_code"] in seen:
+            problems[line] = [f"product_code repeats line {seen[loaded['product_code']]}."]
+            continue
+        seen[loaded["product_code"]] = line
+        rows.append((line, loaded))
     try:
-        catalog.import_products(db.session, rows)
+        # The valid rows are tried even when some lines are bad, so that every bad line is named.
+        catalog.import_products(db.session, rows, refused=problems)
     except ServiceError as error:
         report(error.fields or {"file": [error.message]})
     click.echo(f"{len(rows)} product(s) imported.")

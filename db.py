@@ -15,6 +15,7 @@ db = SQLAlchemy(model_class=Base)
 
 # The execution option that marks a connection as one that will write.
 WRITE = "warehouse_write"
+WRITE_LOCK_ID = 7241  # arbitrary; the one advisory lock the service takes
 
 
 def configure_sqlite(engine: Engine) -> None:
@@ -53,7 +54,12 @@ def writing(session):
         session = session()
     if session.in_transaction():
         session.rollback()
-    session.connection(execution_options={WRITE: True})
+    connection = session.connection(execution_options={WRITE: True})
+    if connection.dialect.name == "postgresql":
+        # Writers queue up as they do on SQLite: a depot books a few batches a
+        # second, and one writer at a time makes every balance check exact and
+        # rules out deadlocks between bookings that touch the same products.
+        connection.exec_driver_sql("SELECT pg_advisory_xact_lock(%s)" % WRITE_LOCK_ID)
     try:
         yield session
         session.commit()

@@ -3,10 +3,12 @@
 Request schemas load into the names of the models (amounts into *_milli
 integers); response schemas dump from rows or dicts with those names.
 """
+import json
 import re
-from datetime import date, datetime
+from datetime import date, datetime, timedelta
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
+from marshmallow.utils import get_value
 
 from quantities import NotAQuantity, from_milli, to_milli
 
@@ -108,14 +110,14 @@ class ProductSchema(Schema):
     active = Int(load_default=1, validate=validate.OneOf([0, 1]))
     base_unit = Name()
     base_unit_barcode = fields.String(load_default="", validate=[validate.Length(max=200), printable])
-    category = Int(load_default=0)
+    category = Int(load_default=0, validate=validate.Range(min=0, max=2**31 - 1))  # an INTEGER column
     lot_level = Int(load_default=0, validate=validate.OneOf([0, 1]))
     packaging = fields.List(fields.Nested(PackagingSchema), load_default=list)
     weight_brutto = Quantity(load_default=0, attribute="weight_brutto_milli",
                              validate=validate.Range(min=0))
     weight_netto = Quantity(load_default=0, attribute="weight_netto_milli",
                             validate=validate.Range(min=0))
-    weight_unit = fields.String(load_default="kg", validate=validate.Length(max=20))
+    weight_unit = fields.String(load_default="kg", validate=[validate.Length(max=20), printable])
 
     @validates_schema
     def units_are_distinct(self, data, partial, **kwargs):
@@ -130,8 +132,9 @@ class ProductSchema(Schema):
 
 product_schema = ProductSchema()
 products_schema = ProductSchema(many=True)
-# Partial: fields given replace, fields left out stay (no defaults applied).
-product_update_schema = ProductSchema(partial=True)
+# Partial: fields given replace, fields left out stay (no defaults applied). Only the
+# top-level fields are optional: a packaging entry given still needs unit and amount.
+product_update_schema = ProductSchema(partial=tuple(ProductSchema._declared_fields))
 
 
 # --- customers ------------------------------------------------------------------------------
@@ -159,15 +162,376 @@ customers_schema = CustomerSchema(many=True)
 class CustomerRowSchema(Schema):
     """One row of the customers CSV."""
 
-    id_customer = fields.Integer(required=True, validate=validate.Range(min=1))
+    id_customer = fields.Integer(required=True, validate=validate.Range(min=1, max=2**63 - 1))
     name = Name()
-    registration_number = fields.String(load_default="")
-    tax_id = fields.String(load_default="")
-    vat_number = fields.String(load_default="")
-    street = fields.String(load_default="")
-    city = fields.String(load_default="")
-    zip = fields.String(load_default="")
-    country = fields.String(load_default="")
+    # printable: no control characters (PostgreSQL refuses NUL in text, SQLite would keep it).
+    registration_number = fields.String(load_default="", validate=printable)
+    tax_id = fields.String(load_default="", validate=printable)
+    vat_number = fields.String(load_default="", validate=printable)
+    street = fields.String(load_default="", validate=printable)
+    city = fields.String(load_default="", validate=printable)
+    zip = fields.String(load_default="", validate=printable)
+    country = fields.String(load_default="", validate=printable)
 
 
 customer_row_schema = CustomerRowSchema()
+
+
+# --- shared pieces of orders, batches and filters ------------------------------------------
+
+class IntOrDigits(fields.Field):
+    """A whole number sent as a JSON number or as a numeric string ("12")."""
+
+    def __init__(self, minimum: int = 0, **kwargs):
+        super().__init__(**kwargs)
+        self.minimum = minimum
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if isinstance(value, str) and re.fullmatch(r"-?\d{1,18}", value.strip()):
+            value = int(value)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise ValidationError("Not a whole number.")
+        if value < self.minimum:
+            raise ValidationError(f"Must be at least {self.minimum}.")
+        return value
+
+    def _serialize(self, value, attr, obj, **kwargs):
+        return value
+
+
+class OptionalDay(fields.Field):
+    """A filter date: YYYY-MM-DD, or empty / null for no bound."""
+
+    def __init__(self, **kwargs):
+        super().__init__(allow_none=True, **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return None if value in ("", None) else parse_day(value)
+
+
+Direction = lambda **kw: fields.String(validate=validate.OneOf(["I", "O"]), **kw)  # noqa: E731
+FilterDirection = lambda: fields.String(validate=validate.OneOf(["", "I", "O"]))  # noqa: E731
+Level = lambda: Int(validate=validate.OneOf([-1, 0, 1]))  # noqa: E731
+Warehouses = lambda: fields.List(Int(validate=validate.Range(min=0)))  # noqa: E731
+
+
+# --- order documents ------------------------------------------------------------------------
+
+class OrderBatchSettingsSchema(Schema):
+    allowed_types = fields.List(fields.String(validate=validate.OneOf(["R", "V"])), required=True,
+                                validate=validate.Length(min=1))
+    allowed_directions = fields.List(Direction(), required=True, validate=validate.Length(min=1))
+
+
+class MetaSchema(Schema):
+    note = fields.String(load_default="")
+
+
+class OrderItemCreateSchema(Schema):
+    item_number = Int(required=True, validate=validate.Range(min=1))
+    product_code = Name()
+    lot = fields.String(load_default="", validate=validate.Length(max=200))
+    amount_ordered = Quantity(required=True, attribute="amount_ordered_milli",
+                              validate=validate.Range(min=1, error="Must be greater than 0."))
+    direction = Direction()
+    wplace = fields.List(fields.String(), load_default=list)
+    meta = fields.Nested(MetaSchema, load_default=lambda: {"note": ""})
+
+
+class OrderCreateSchema(Schema):
+    document_number = Name()
+    description = Text(load_default="")
+    id_warehouse = Int(required=True, validate=validate.Range(min=0))
+    id_customer = Int(load_default=0, validate=validate.Range(min=0))
+    expiration_limit = Int(load_default=0, validate=validate.Range(min=0, max=36500))
+    batch_settings = fields.Nested(OrderBatchSettingsSchema, required=True)
+    items = fields.List(fields.Nested(OrderItemCreateSchema), required=True,
+                        validate=validate.Length(min=1, error="An order needs at least one item."))
+
+
+order_create_schema = OrderCreateSchema()
+
+
+class OrderItemOutSchema(Schema):
+    """Item of an order as listed (GET /v1/documents/)."""
+
+    document_item_id = fields.Integer()
+    user_visible_document_item_id = fields.Integer(attribute="item_number")
+    document_number = fields.String()
+    product_code = fields.String()
+    lot = fields.String()
+    amount_ordered = Quantity(attribute="amount_ordered_milli")
+    amount_delivered = Quantity(attribute="amount_delivered_milli")
+    direction = fields.String()
+    wplace = fields.Function(lambda item: json.loads(item.wplace))
+    meta = fields.Function(lambda item: {"note": item.note})
+
+
+class OrderItemViewSchema(OrderItemOutSchema):
+    """Item of an order as viewed by number: the client's item_number only."""
+
+    class Meta:
+        exclude = ("document_item_id", "user_visible_document_item_id")
+
+    item_number = fields.Integer()
+
+
+class OrderItemAcquireSchema(OrderItemOutSchema):
+    class Meta:
+        exclude = ("user_visible_document_item_id",)
+
+
+def order_schema(item_schema):
+    class OrderOutSchema(Schema):
+        document_number = fields.String()
+        description = fields.String()
+        id_warehouse = fields.Integer()
+        id_customer = fields.Integer()
+        state = fields.Integer()
+        expiration_limit = fields.Integer()
+        expiration_limit_date = fields.Function(
+            lambda order: (date.today() + timedelta(days=order.expiration_limit)).isoformat())
+        batch_settings = fields.Function(lambda order: {
+            "allowed_types": order.allowed_types.split(","),
+            "allowed_directions": order.allowed_directions.split(","),
+        })
+        items = fields.List(fields.Nested(item_schema))
+
+    return OrderOutSchema
+
+
+orders_list_schema = order_schema(OrderItemOutSchema)(many=True)
+order_view_schema = order_schema(OrderItemViewSchema)()
+order_acquire_schema = order_schema(OrderItemAcquireSchema)()
+
+
+class OrderListQuerySchema(Schema):
+    state = fields.Integer(validate=validate.OneOf([0, 1, 2, 3]))
+
+
+order_list_query_schema = OrderListQuerySchema()
+
+
+# --- batches --------------------------------------------------------------------------------
+
+def _text(value):
+    if not isinstance(value, str):
+        raise ValidationError("Not a valid string.")
+    if len(value) > 1000:
+        raise ValidationError("Longer than 1000 characters.")
+    return value
+
+
+def _required_text(value):
+    if not _text(value):
+        raise ValidationError("Must not be empty.")
+    return value
+
+
+def _whole(value):
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValidationError("Not a valid integer.")
+    return value
+
+
+def _quantity(value):
+    try:
+        return to_milli(value)
+    except NotAQuantity as error:
+        raise ValidationError(str(error)) from None
+
+
+def _day_text(value):
+    return DayText()._deserialize(value, None, None)
+
+
+def _timestamp(value):
+    return ClientTimestamp()._deserialize(value, None, None)
+
+
+# Item field -> (parser, required, key it is loaded into).
+BATCH_ITEM_FIELDS = {
+    "product_code": (_required_text, True, "product_code"),
+    "amount": (_quantity, True, "amount_milli"),
+    "unit": (_required_text, True, "unit"),
+    "amount_base_unit": (_quantity, False, "amount_base_milli"),
+    "barcode": (_text, False, "barcode"),
+    "date_exp": (_day_text, False, "date_exp"),
+    "lot": (_text, False, "lot"),
+    "name": (_text, False, "name"),
+    "palette": (_whole, False, "palette"),
+    "status": (_whole, False, "status"),
+    "timestamp_client": (_timestamp, False, "timestamp_client"),
+    "wplace": (_text, False, "wplace"),
+}
+_REQUIRED_ITEM_FIELDS = [name for name, (_, required, _) in BATCH_ITEM_FIELDS.items() if required]
+
+
+class BatchItems(fields.Field):
+    """The batch_items array, checked field by field without a schema per item.
+
+    A scanner sends hundreds of items at once; a nested schema would cost more
+    than the whole booking. Errors are keyed like marshmallow's: {index: {field: [...]}}.
+    Fields left out stay left out (the retry digest must see what was sent).
+    """
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if not isinstance(value, list):
+            raise ValidationError("Not a valid list.")
+        if not value:
+            raise ValidationError("A batch needs at least one item.")
+        items, errors = [], {}
+        for index, raw in enumerate(value):
+            if not isinstance(raw, dict):
+                errors[index] = {"_schema": ["Invalid input type."]}
+                continue
+            item, item_errors = {}, {}
+            for name, given in raw.items():
+                spec = BATCH_ITEM_FIELDS.get(name)
+                if spec is None:
+                    item_errors[name] = ["Unknown field."]
+                    continue
+                try:
+                    item[spec[2]] = spec[0](given)
+                except ValidationError as error:
+                    item_errors[name] = error.messages
+            for name in _REQUIRED_ITEM_FIELDS:
+                if name not in raw:
+                    item_errors[name] = ["Missing data for required field."]
+            if item_errors:
+                errors[index] = item_errors
+            items.append(item)
+        if errors:
+            raise ValidationError(errors)
+        return items
+
+
+class BatchSettingsCreateSchema(Schema):
+    batch_number = IntOrDigits(minimum=1, required=True)
+    id_warehouse = IntOrDigits(minimum=0, required=True)
+    direction = Direction(required=True)
+    type = fields.String(required=True, validate=validate.OneOf(["R", "V"]))
+    date = Day()
+    created_date = fields.Raw(load_only=True)  # the server's day counts; a sent one is ignored
+    app_version = Text()
+    name = Text()
+    truck = Int()
+    document_number = fields.String(validate=validate.Length(max=200))
+
+
+class BatchExtraSchema(Schema):
+    key = fields.String(required=True)
+    value = fields.String(required=True)
+
+
+class BatchCreateSchema(Schema):
+    batch_settings = fields.Nested(BatchSettingsCreateSchema, required=True)
+    batch_items = BatchItems(required=True)
+    batch_extras = fields.List(fields.Nested(BatchExtraSchema), load_default=list)
+
+
+batch_create_schema = BatchCreateSchema()
+
+
+class BatchSettingsOutSchema(Schema):
+    batch_number = fields.Integer()
+    app_version = fields.String()
+    date = Day()
+    created_date = Day()
+    direction = fields.String()
+    id_warehouse = fields.Integer()
+    name = fields.String()
+    truck = fields.Integer()
+    type = fields.String()
+    document_number = fields.String()
+
+
+class BatchItemOutSchema(Schema):
+    id_batch_item = fields.Integer()
+    user_visible_batch_item_id = fields.Integer(attribute="position")
+    batch_number = fields.Integer()
+    doc_number = fields.Integer()
+    doc_item_number = fields.Integer()
+    amount_base_unit = Quantity(attribute="amount_base_milli")
+    barcode = fields.String()
+    date_exp = fields.String()
+    lot = fields.String()
+    name = fields.String()
+    palette = fields.Integer()
+    product_code = fields.String()
+    status = fields.Integer()
+    timestamp_client = fields.String()
+    wplace = fields.String()
+
+
+class BatchOutSchema(Schema):
+    batch_settings = fields.Nested(BatchSettingsOutSchema)
+    batch_items = fields.List(fields.Nested(BatchItemOutSchema))
+    batch_extras = fields.List(fields.Nested(BatchExtraSchema))
+
+
+batch_schema = BatchOutSchema()
+batches_schema = BatchOutSchema(many=True)
+
+
+class BatchFilterSchema(Schema):
+    doc_direction = FilterDirection()
+    id_warehouses = Warehouses()
+    level = Level()
+    date_from = OptionalDay()
+    date_to = OptionalDay()
+    document_number = fields.String()
+
+
+batch_filter_schema = BatchFilterSchema()
+
+
+# --- warehouse documents --------------------------------------------------------------------
+
+class DocItemOutSchema(Schema):
+    doc_number = fields.Integer()
+    item_number = fields.Integer()
+    # The same number under a second name (marshmallow lets one attribute feed only one field).
+    user_visible_item_number = fields.Function(lambda item: get_value(item, "item_number"))
+    product_code = fields.String()
+    name = fields.String()
+    lot = fields.String()
+    date_exp = fields.String()
+    amount_base_unit = Quantity(attribute="amount_base_milli")
+    doc_created_date = Day()
+    timestamp_from_client = fields.String()
+
+
+class DocItemFilterOutSchema(DocItemOutSchema):
+    direction = fields.String()
+    lot_level = fields.Integer()
+
+
+def doc_schema(item_schema):
+    class DocOutSchema(Schema):
+        doc_number = fields.Integer()
+        id_warehouse = fields.Integer()
+        direction = fields.String()
+        date = Day()
+        doc_created_date = Day()
+        id_customer = fields.Integer()
+        batch_number = fields.Integer()
+        ufid = fields.String()
+        wh_doc_items = fields.List(fields.Nested(item_schema))
+
+    return DocOutSchema
+
+
+doc_view_schema = doc_schema(DocItemOutSchema)()
+docs_filter_out_schema = doc_schema(DocItemFilterOutSchema)(many=True)
+
+
+class DocFilterSchema(Schema):
+    id_warehouses = Warehouses()
+    level = Level()
+    doc_direction = FilterDirection()
+    date_from = OptionalDay()
+    date_to = OptionalDay()
+
+
+doc_filter_schema = DocFilterSchema()

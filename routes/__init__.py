@@ -1,22 +1,37 @@
 """Blueprints, and what every route shares: the caller, the body, the `headers` flag."""
+from datetime import timedelta
 from functools import wraps
 
 from flask import current_app, g, request
 from marshmallow import ValidationError
+from werkzeug.routing import BaseConverter
 
 from auth import authenticate
 from db import db
 from errors import BadRequest, Forbidden, Invalid
+from stock import Policy
 
 
 def register(app) -> None:
     from routes import (batches, customers, docs, documents, health, inventory, overview,
                         products, stocktakings)
 
+    app.url_map.converters["code"] = CodeConverter
     app.before_request(authenticate_v1)
     for module in (health, products, customers, documents, batches, docs, stocktakings,
                    inventory, overview):
         app.register_blueprint(module.bp)
+
+
+class CodeConverter(BaseConverter):
+    """A code as the rest of the path: any characters, slashes included, even a leading one.
+
+    Werkzeug's `path` converter refuses a leading slash (and the router then
+    redirects `//` to `/`), so a product code "/A" could not be reached.
+    """
+
+    regex = ".+"
+    part_isolating = False
 
 
 def authenticate_v1():
@@ -43,6 +58,12 @@ def caller():
     return g.caller
 
 
+def policy() -> Policy:
+    """The depot's settings for the stock rules."""
+    return Policy(allow_negative_stock=current_app.config["ALLOW_NEGATIVE_STOCK"],
+                  acquire_timeout=timedelta(seconds=current_app.config["ACQUIRE_TIMEOUT"]))
+
+
 def body_data(required: bool = False) -> dict:
     """The object under "data"; {} and {"data": {}} are the same request."""
     raw = request.get_data(cache=True)
@@ -51,7 +72,7 @@ def body_data(required: bool = False) -> dict:
     else:
         try:
             payload = current_app.json.loads(raw)
-        except ValueError:
+        except (ValueError, RecursionError):  # RecursionError: nested too deep to parse
             raise BadRequest("The body is not valid JSON.") from None
     if not isinstance(payload, dict):
         raise BadRequest("The body must be a JSON object.")

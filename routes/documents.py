@@ -1,3 +1,40 @@
-from flask import Blueprint
+from flask import Blueprint, request
 
-bp = Blueprint("documents", __name__)
+import stock
+from db import db
+from routes import body_data, caller, load, policy, requires
+from schemas import (order_acquire_schema, order_create_schema, order_list_query_schema,
+                     order_view_schema, orders_list_schema)
+
+bp = Blueprint("documents", __name__, url_prefix="/v1/documents")
+
+
+@bp.get("/")
+@requires("read")
+def list_orders():
+    """Order documents by document_number, optionally only those in one state."""
+    query = load(order_list_query_schema, request.args.to_dict())
+    return {"list": orders_list_schema.dump(stock.list_orders(db.session, caller(), query.get("state")))}
+
+
+@bp.get("/acquire/<path:document_number>")
+@requires("scan")
+def acquire_order(document_number):
+    """Take an order document for this key's scanner (state 2)."""
+    return {"item": order_acquire_schema.dump(
+        stock.acquire_order(db.session, caller(), document_number, policy()))}
+
+
+@bp.get("/<path:document_number>")
+@requires("read")
+def view_order(document_number):
+    """One order document with its items."""
+    return {"item": order_view_schema.dump(stock.get_order(db.session, caller(), document_number))}
+
+
+@bp.post("/")
+@requires("admin")
+def add_order():
+    """Import an order document (state 1)."""
+    stock.create_order(db.session, caller(), load(order_create_schema, body_data(required=True)))
+    return {}, 201

@@ -15,7 +15,7 @@ def list_products():
     return {"list": products_schema.dump(catalog.list_products(db.session))}
 
 
-@bp.get("/<path:product_code>")
+@bp.get("/<code:product_code>")
 @requires("read")
 def view_product(product_code):
     """One product."""
@@ -31,7 +31,7 @@ def add_product():
     return {}, 201
 
 
-@bp.post("/<path:product_code>")
+@bp.post("/<code:product_code>")
 @requires("admin")
 def update_product(product_code):
     """Change the fields given of a product."""

@@ -1,0 +1,114 @@
+"""Reading batches and warehouse documents: views by number and the filters.
+
+Each answer takes a fixed number of statements (headers, then all their items
+in one query), whatever the number of records.
+"""
+from itertools import groupby
+
+from sqlalchemy import exists, select
+
+from auth import Caller
+from errors import NotFound
+from models import Batch, BatchExtra, BatchItem, Product, WarehouseDocument, WarehouseDocumentItem
+
+
+def _within(query, column, caller: Caller, filters: dict):
+    """Apply the warehouse list (narrowed to the key), direction and business-date bounds."""
+    warehouses = caller.narrow(filters.get("id_warehouses", []))
+    if warehouses is not None:
+        query = query.where(column.table.c.id_warehouse.in_(warehouses))
+    if filters.get("doc_direction"):
+        query = query.where(column.table.c.direction == filters["doc_direction"])
+    if filters.get("date_from"):
+        query = query.where(column.table.c.date >= filters["date_from"])
+    if filters.get("date_to"):
+        query = query.where(column.table.c.date <= filters["date_to"])
+    return query
+
+
+def _at_level(query, item_table, level: int):
+    """Only items of products kept at this lot level (-1: all)."""
+    if level in (0, 1):
+        query = query.join(Product, Product.product_code == item_table.product_code) \
+            .where(Product.lot_level == level)
+    return query
+
+
+def _group(rows, key: str) -> dict:
+    return {number: [dict(row._mapping) for row in group]
+            for number, group in groupby(rows, key=lambda row: getattr(row, key))}
+
+
+# --- batches --------------------------------------------------------------------------------
+
+def get_batch(session, caller: Caller, batch_number: int) -> dict:
+    batch = session.get(Batch, batch_number)
+    if batch is None or not caller.sees(batch.id_warehouse):
+        raise NotFound(f"No batch {batch_number}.")
+    return _batches(session, select(Batch).where(Batch.batch_number == batch_number), -1, False)[0]
+
+
+def filter_batches(session, caller: Caller, filters: dict, headers_only: bool) -> list[dict]:
+    query = _within(select(Batch), Batch.id_warehouse, caller, filters)
+    if filters.get("document_number"):
+        query = query.where(Batch.document_number == filters["document_number"])
+    return _batches(session, query, filters.get("level", -1), headers_only)
+
+
+def _batches(session, query, level: int, headers_only: bool) -> list[dict]:
+    if level in (0, 1):
+        query = query.where(exists(_at_level(
+            select(BatchItem.id_batch_item).where(BatchItem.batch_number == Batch.batch_number),
+            BatchItem, level)))
+    headers = session.scalars(query.order_by(Batch.batch_number)).all()
+    items, extras = {}, {}
+    if not headers_only and headers:
+        numbers = query.with_only_columns(Batch.batch_number).scalar_subquery()
+        items = _group(session.execute(_at_level(
+            select(*BatchItem.__table__.c).where(BatchItem.batch_number.in_(numbers)), BatchItem, level)
+            .order_by(BatchItem.batch_number, BatchItem.position)), "batch_number")
+        extras = _group(session.execute(
+            select(BatchExtra.batch_number, BatchExtra.key, BatchExtra.value)
+            .where(BatchExtra.batch_number.in_(numbers))
+            .order_by(BatchExtra.batch_number, BatchExtra.position)), "batch_number")
+    return [{"batch_settings": batch,
+             "batch_items": items.get(batch.batch_number, []),
+             "batch_extras": extras.get(batch.batch_number, [])} for batch in headers]
+
+
+# --- warehouse documents --------------------------------------------------------------------
+
+def get_document(session, caller: Caller, doc_number: int) -> dict:
+    document = session.get(WarehouseDocument, doc_number)
+    if document is None or not caller.sees(document.id_warehouse):
+        raise NotFound(f"No warehouse document {doc_number}.")
+    return _documents(session, select(WarehouseDocument).where(WarehouseDocument.doc_number == doc_number),
+                      -1, False)[0]
+
+
+def filter_documents(session, caller: Caller, filters: dict, headers_only: bool) -> list[dict]:
+    query = _within(select(WarehouseDocument), WarehouseDocument.id_warehouse, caller, filters)
+    return _documents(session, query, filters.get("level", -1), headers_only)
+
+
+def _documents(session, query, level: int, headers_only: bool) -> list[dict]:
+    if level in (0, 1):
+        query = query.where(exists(_at_level(
+            select(WarehouseDocumentItem.id)
+            .where(WarehouseDocumentItem.doc_number == WarehouseDocument.doc_number),
+            WarehouseDocumentItem, level)))
+    headers = session.scalars(query.order_by(WarehouseDocument.doc_number)).all()
+    items = {}
+    if not headers_only and headers:
+        numbers = query.with_only_columns(WarehouseDocument.doc_number).scalar_subquery()
+        item = WarehouseDocumentItem
+        items = _group(session.execute(
+            select(item.doc_number, item.item_number, item.direction, item.product_code, item.name,
+                   item.lot, item.date_exp, item.amount_base_milli, item.doc_created_date,
+                   item.timestamp_from_client, Product.lot_level)
+            .join(Product, Product.product_code == item.product_code)
+            .where(item.doc_number.in_(numbers),
+                   *([Product.lot_level == level] if level in (0, 1) else []))
+            .order_by(item.doc_number, item.item_number)), "doc_number")
+    return [{**{c.key: getattr(doc, c.key) for c in WarehouseDocument.__table__.c},
+             "wh_doc_items": items.get(doc.doc_number, [])} for doc in headers]
