@@ -1,5 +1,7 @@
 """Database handle, SQLite settings and the write transaction every booking runs in."""
 from contextlib import contextmanager
+from datetime import date
+from operator import itemgetter
 
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import event
@@ -68,5 +70,25 @@ def writing(session):
         raise
 
 
-def is_sqlite(session) -> bool:
-    return session.get_bind().dialect.name == "sqlite"
+def insert_rows(session, table, rows: list[dict]) -> None:
+    """Insert many rows with one executemany of the driver, inside the session's transaction.
+
+    A scanner's batch brings hundreds of lines; SQLAlchemy's per-row parameter
+    handling costs several times more than the database's own work for them.
+    """
+    if not rows:
+        return
+    connection = session.connection()
+    sqlite = connection.dialect.name == "sqlite"
+    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    columns = list(rows[0])
+    quote = connection.dialect.identifier_preparer.quote
+    sql = (f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
+           f"VALUES ({', '.join([mark] * len(columns))})")
+    if sqlite:
+        # Dates go in as the ISO text SQLAlchemy's Date type reads back on SQLite.
+        dated = [c for c in columns if isinstance(rows[0][c], date)]
+        if dated:
+            rows = [{**row, **{c: row[c].isoformat() for c in dated}} for row in rows]
+    values = itemgetter(*columns)
+    connection.exec_driver_sql(sql, [values(row) for row in rows])

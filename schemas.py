@@ -13,7 +13,7 @@ from marshmallow.utils import get_value
 from quantities import NotAQuantity, from_milli, to_milli
 
 DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
-TIMESTAMP_RE = re.compile(r"\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}[+-]\d{4}")
+TIMESTAMP_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})([+-])(\d{2})(\d{2})")
 
 
 class Quantity(fields.Field):
@@ -55,15 +55,27 @@ class ClientTimestamp(fields.String):
     """YYYY-MM-DDThh:mm:ss.SSS+hhmm, validated and kept exactly as sent."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        text = super()._deserialize(value, attr, data, **kwargs)
-        if text:
-            try:
-                if not TIMESTAMP_RE.fullmatch(text):
-                    raise ValueError
-                datetime.strptime(text, "%Y-%m-%dT%H:%M:%S.%f%z")
-            except ValueError:
-                raise ValidationError("Not a timestamp of the form YYYY-MM-DDThh:mm:ss.SSS+hhmm.") from None
+        return check_timestamp(super()._deserialize(value, attr, data, **kwargs))
+
+
+def check_timestamp(text):
+    """The client timestamp as sent, or ValidationError; "" is allowed (not given)."""
+    if not isinstance(text, str):
+        raise ValidationError("Not a valid string.")
+    if not text:
         return text
+    match = TIMESTAMP_RE.fullmatch(text)
+    try:
+        if match is None:
+            raise ValueError
+        # The constructor checks the calendar; far cheaper than strptime per scanned item.
+        year, month, day, hour, minute, second, _, _, off_h, off_m = match.groups()
+        datetime(int(year), int(month), int(day), int(hour), int(minute), int(second))
+        if int(off_h) > 23 or int(off_m) > 59:
+            raise ValueError
+    except ValueError:
+        raise ValidationError("Not a timestamp of the form YYYY-MM-DDThh:mm:ss.SSS+hhmm.") from None
+    return text
 
 
 def parse_day(value) -> date:
@@ -342,11 +354,9 @@ def _quantity(value):
 
 
 def _day_text(value):
-    return DayText()._deserialize(value, None, None)
-
-
-def _timestamp(value):
-    return ClientTimestamp()._deserialize(value, None, None)
+    if _text(value):
+        parse_day(value)
+    return value
 
 
 # Item field -> (parser, required, key it is loaded into).
@@ -361,7 +371,7 @@ BATCH_ITEM_FIELDS = {
     "name": (_text, False, "name"),
     "palette": (_whole, False, "palette"),
     "status": (_whole, False, "status"),
-    "timestamp_client": (_timestamp, False, "timestamp_client"),
+    "timestamp_client": (check_timestamp, False, "timestamp_client"),
     "wplace": (_text, False, "wplace"),
 }
 _REQUIRED_ITEM_FIELDS = [name for name, (_, required, _) in BATCH_ITEM_FIELDS.items() if required]
@@ -535,3 +545,138 @@ class DocFilterSchema(Schema):
 
 
 doc_filter_schema = DocFilterSchema()
+
+
+# --- stocktakings, inventory, movements, overviews (operations 15-20) -----------------------
+
+class StocktakingItemOutSchema(Schema):
+    id_warehouse = fields.Integer()
+    date = Day()
+    product_code = fields.String()
+    lot = fields.String()
+    date_exp = fields.String()
+    name = fields.String()
+    amount_real = Quantity(attribute="amount_real_milli")
+    amount_snap = Quantity(attribute="amount_snap_milli")
+    amount_diff = Quantity(attribute="amount_diff_milli")
+
+
+class StocktakingOutSchema(Schema):
+    id_warehouse = fields.Integer()
+    date = Day()
+    status = fields.Integer()
+    in_doc = fields.Integer()
+    out_doc = fields.Integer()
+    in_ufid = fields.String()
+    out_ufid = fields.String()
+    stocktaking_items = fields.List(fields.Nested(StocktakingItemOutSchema))
+
+
+stocktakings_schema = StocktakingOutSchema(many=True)
+
+
+class StocktakingDeleteQuerySchema(Schema):
+    """Query of DELETE /v1/stocktakings/: both parameters are required."""
+
+    date = Day(required=True)
+    id_warehouse = IntOrDigits(minimum=0, required=True)
+
+
+stocktaking_delete_query_schema = StocktakingDeleteQuerySchema()
+
+
+class InventoryFilterSchema(Schema):
+    id_warehouses = Warehouses()
+    product_code = fields.String()
+    level = Level()
+
+
+inventory_filter_schema = InventoryFilterSchema()
+
+
+class InventoryRowSchema(Schema):
+    id_warehouse = fields.Integer()
+    product_code = fields.String()
+    product_name = fields.String()
+    name = fields.String()
+    lot = fields.String()
+    level = fields.Integer()
+    amount = Quantity(attribute="amount_milli")
+    unit = fields.String()
+
+
+inventory_rows_schema = InventoryRowSchema(many=True)
+
+
+class MovementFilterSchema(Schema):
+    doc_direction = FilterDirection()
+    id_warehouses = Warehouses()
+    level = Level()
+    date_from = OptionalDay()
+    date_to = OptionalDay()
+
+
+movement_filter_schema = MovementFilterSchema()
+
+
+class MovementRowSchema(Schema):
+    doc_number = fields.Integer()
+    item_number = fields.Integer()
+    user_visible_item_number = fields.Function(lambda row: get_value(row, "item_number"))
+    ufid = fields.String()
+    id_customer = fields.Integer()
+    customer_name = fields.String()
+    product_code = fields.String()
+    name = fields.String()
+    lot = fields.String()
+    date_exp = fields.String()
+    doc_created_date = Day()
+    timestamp_from_client = fields.String()
+    amount_base_unit = Quantity(attribute="amount_base_milli")  # signed: goods-out negative
+    unit = fields.String()
+
+
+movement_rows_schema = MovementRowSchema(many=True)
+
+
+class OptionalWarehouse(IntOrDigits):
+    """A warehouse id in a query string; empty means none given."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return None if value == "" else super()._deserialize(value, attr, data, **kwargs)
+
+
+class DocsAndStocktakingQuerySchema(Schema):
+    id_warehouse = OptionalWarehouse(minimum=0, allow_none=True)
+
+
+docs_and_stocktaking_query_schema = DocsAndStocktakingQuerySchema()
+
+
+class DocsAndStocktakingRowSchema(Schema):
+    id_warehouse = fields.Integer()
+    ufid_in = fields.String()
+    in_date = Day()
+    ufid_out = fields.String()
+    out_date = Day()
+    stocktaking_date = Day()
+
+
+docs_and_stocktaking_rows_schema = DocsAndStocktakingRowSchema(many=True)
+
+
+class MonthlyMovementQuerySchema(Schema):
+    date_from = OptionalDay()
+
+
+monthly_movement_query_schema = MonthlyMovementQuerySchema()
+
+
+class MonthlyMovementRowSchema(Schema):
+    year = fields.Integer()
+    month = fields.Integer()
+    direction = fields.String()
+    count = fields.Integer()
+
+
+monthly_movement_rows_schema = MonthlyMovementRowSchema(many=True)

@@ -15,7 +15,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.exc import IntegrityError
 
 from auth import Caller
-from db import writing
+from db import insert_rows, writing
 from errors import Conflict, InsufficientStock, Invalid, NotFound
 from models import (Balance, Batch, BatchExtra, BatchItem, Counter, Customer, OrderDocument,
                     OrderItem, Packaging, Product, Stocktaking, StocktakingItem, WarehouseDocument,
@@ -194,7 +194,7 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
         doc_number = _book_movement(session, settings, order, items, products, policy)
         for row in rows:
             row["doc_number"], row["doc_item_number"] = doc_number, row["position"]
-    session.execute(insert(BatchItem), rows)
+    insert_rows(session, BatchItem.__table__, rows)
     if batch["batch_extras"]:
         session.execute(insert(BatchExtra), [
             {"batch_number": settings["batch_number"], "position": i, **extra}
@@ -356,7 +356,7 @@ def add_document_items(session, doc_number: int, id_warehouse: int, direction: s
                        lines: list[dict]) -> None:
     """Write a document's lines (product_code, name, lot, date_exp, amount_base_milli, ...)."""
     today = date.today()
-    session.execute(insert(WarehouseDocumentItem), [{
+    insert_rows(session, WarehouseDocumentItem.__table__, [{
         "doc_number": doc_number, "item_number": number, "id_warehouse": id_warehouse,
         "direction": direction, "date": day, "doc_created_date": today,
         "timestamp_from_client": "", "date_exp": "", **line,
@@ -457,12 +457,11 @@ def count_stock(session, id_warehouse: int, day: date, items: list[dict], produc
         entry["amount"] += item["amount_base_milli"]
 
     adjustments = stocktaking_adjustments(session, stocktaking)
-    book = balances_of(session, id_warehouse, counted)
     existing = {(row.product_code, row.lot): row for row in session.scalars(
         select(StocktakingItem).where(StocktakingItem.id_warehouse == id_warehouse,
                                       StocktakingItem.date == day))}
+    book = balances_of(session, id_warehouse, set(counted) | set(existing))
     for key, entry in sorted(counted.items()):
-        snap = book.get(key, 0) - adjustments.get(key, 0)
         row = existing.get(key)
         if row is None:
             row = StocktakingItem(id_warehouse=id_warehouse, date=day, product_code=key[0], lot=key[1],
@@ -471,8 +470,12 @@ def count_stock(session, id_warehouse: int, day: date, items: list[dict], produc
             session.add(row)
             existing[key] = row
         row.amount_real_milli += entry["amount"]
-        row.amount_snap_milli = snap
         row.date_exp = entry["date_exp"] or row.date_exp
+    # Every item of the stocktaking is snapped anew, not only those of this batch:
+    # goods moved since an earlier count of the day are absorbed, and the book stock
+    # of everything counted that day ends equal to the count.
+    for key, row in existing.items():
+        row.amount_snap_milli = book.get(key, 0) - adjustments.get(key, 0)
     session.flush()
     wanted = {key: row.amount_real_milli - row.amount_snap_milli for key, row in existing.items()}
     _rewrite_adjustments(session, stocktaking, adjustments, wanted, Policy(allow_negative_stock=True))
