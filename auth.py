@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from db import writing
+from db import read_rows, writing
 from errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from models import ApiKey
 
@@ -56,13 +56,12 @@ def authenticate(session, key: str | None) -> Caller:
     if not key:
         raise Unauthorized("The TS-Apikey header is missing.")
     digest = hash_key(key)
-    row = session.execute(
-        select(ApiKey.id, ApiKey.name, ApiKey.role, ApiKey.warehouses, ApiKey.key_hash, ApiKey.revoked_at)
-        .where(ApiKey.key_hash == digest)
-    ).first()
-    if row is None or not hmac.compare_digest(row.key_hash, digest) or row.revoked_at is not None:
+    rows = read_rows(session, "SELECT id, name, role, warehouses, key_hash, revoked_at "
+                              "FROM api_keys WHERE key_hash = ?", (digest,))
+    if not rows or not hmac.compare_digest(rows[0][4], digest) or rows[0][5] is not None:
         raise Unauthorized("The API key is unknown or revoked.")
-    return Caller(row.id, row.name, row.role, parse_warehouses(row.warehouses))
+    key_id, name, role, warehouses, _, _ = rows[0]
+    return Caller(key_id, name, role, parse_warehouses(warehouses))
 
 
 def parse_warehouses(text: str) -> frozenset | None:

@@ -70,6 +70,24 @@ def writing(session):
         raise
 
 
+def read_rows(session, sql: str, params: tuple = ()) -> list[tuple]:
+    """Run one short read on a pooled driver connection, outside the session's transaction.
+
+    Only for the reads on every request (the key check, one product): there the
+    session's machinery costs several times the query. `?` marks parameters.
+    """
+    engine = session.get_bind()
+    connection = engine.raw_connection()
+    try:
+        cursor = connection.cursor()
+        cursor.execute(sql if engine.dialect.paramstyle == "qmark" else sql.replace("?", "%s"), params)
+        rows = cursor.fetchall()
+        cursor.close()
+        return rows
+    finally:
+        connection.close()  # back to the pool, which ends any transaction the driver began
+
+
 def insert_rows(session, table, rows: list[dict]) -> None:
     """Insert many rows with one executemany of the driver, inside the session's transaction.
 
