@@ -66,9 +66,9 @@ def create_app(test_config: dict | None = None) -> Flask:
         import models  # noqa: F401  (the tables must be known before create_all)
         db.create_all()
 
+    register_access_log(app)  # first, so that the clock runs before the key check
     routes.register(app)
     register_error_handlers(app)
-    register_access_log(app)
     cli.register(app)
     return app
 
