@@ -76,6 +76,30 @@ def session(app):
         yield db.session
 
 
+def pytest_configure(config):
+    config.addinivalue_line(
+        "markers", "unbalanced: the test writes balances without documents on purpose; "
+                   "the balance check after it is skipped")
+
+
+@pytest.fixture(autouse=True)
+def balances_match_documents(request):
+    """After every test with an app: each balance must equal the sum of its documents."""
+    if "app" not in request.fixturenames or request.node.get_closest_marker("unbalanced"):
+        yield
+        return
+    # Asked for here, so that the app is torn down only after the check ran.
+    app = request.getfixturevalue("app")
+    yield
+    import reports
+
+    with app.app_context():
+        differences = reports.balance_differences(db.session)
+        db.session.remove()
+    if differences:
+        pytest.fail(f"balances differ from the warehouse documents: {differences}", pytrace=False)
+
+
 @pytest.fixture
 def runner(app):
     return app.test_cli_runner()
@@ -129,4 +153,24 @@ def api(client, keys):
 @pytest.fixture
 def api_as(client, keys):
     return lambda name: Api(client, keys.get(name, name))
+
+
+@pytest.fixture
+def live_server(database_config, tmp_path):
+    """Start the real service (tests/server.py) on this test's database: `live_server()`.
+
+    Every server started is stopped by its pid when the test ends.
+    """
+    from server import LiveServer
+
+    started = []
+
+    def start(**kwargs):
+        server = LiveServer(database_config, tmp_path, **kwargs)
+        started.append(server)
+        return server.start()
+
+    yield start
+    for server in started:
+        server.stop()
 

@@ -1,0 +1,178 @@
+"""The real service in a subprocess (`python app.py`, waitress on 127.0.0.1), for server tests.
+
+`LiveServer(database_config, workdir)` points the process at the database the
+`database_config` fixture made: the SQLite file, or the PostgreSQL URL with the
+test's private search_path carried in the URL's `options` query parameter
+(psycopg passes it to the server as it does the `connect_args` option). The
+process is always stopped by its pid; every wait is bounded.
+"""
+import http.client
+import json
+import os
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import time
+
+from sqlalchemy import create_engine, text
+from sqlalchemy.engine import make_url
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+START_TIMEOUT = 20.0  # seconds for /health to answer after the process starts
+STOP_TIMEOUT = 10.0
+REQUEST_TIMEOUT = 30.0  # a socket timeout for every request, so no thread can hang
+
+
+def server_url(database_config: dict) -> str:
+    """One database URL that names everything `database_config` sets up."""
+    url = make_url(database_config["SQLALCHEMY_DATABASE_URI"])
+    options = database_config.get("SQLALCHEMY_ENGINE_OPTIONS", {}).get("connect_args", {}).get("options")
+    if options:
+        url = url.update_query_dict({"options": options})
+    return url.render_as_string(hide_password=False)
+
+
+def database_engine(database_config: dict):
+    """An engine on the test's database, for reading it directly (dispose it after use)."""
+    return create_engine(database_config["SQLALCHEMY_DATABASE_URI"],
+                         **database_config.get("SQLALCHEMY_ENGINE_OPTIONS", {}))
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+class LiveServer:
+    def __init__(self, database_config: dict, workdir, threads: int = 4, api_key: str | None = None):
+        self.database_config = database_config
+        self.url = server_url(database_config)
+        self.workdir = str(workdir)
+        self.threads = threads
+        self.api_key = api_key or secrets.token_urlsafe(24)
+        self.process: subprocess.Popen | None = None
+        self.port: int | None = None
+        self.starts = 0
+
+    # --- life cycle ---------------------------------------------------------------------
+
+    def start(self) -> "LiveServer":
+        assert self.process is None, "already running"
+        for _attempt in range(3):  # another process may take the free port before we bind it
+            self.port = free_port()
+            self.starts += 1
+            self.log_path = os.path.join(self.workdir, f"server-{self.starts}.log")
+            env = {k: v for k, v in os.environ.items()
+                   if k not in ("DATABASE_URL", "WAREHOUSE_HOST", "WAREHOUSE_PORT", "WAREHOUSE_THREADS")}
+            env["WAREHOUSE_API_KEY"] = self.api_key
+            env["PYTHONUNBUFFERED"] = "1"
+            with open(self.log_path, "wb") as log:
+                self.process = subprocess.Popen(
+                    [sys.executable, os.path.join(REPO, "app.py"), "--host", "127.0.0.1",
+                     "--port", str(self.port), "--threads", str(self.threads),
+                     "--database-url", self.url],
+                    cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
+                    stdin=subprocess.DEVNULL)
+            if self._wait_healthy():
+                return self
+            exited = self.process.poll() is not None
+            self.stop()
+            if not (exited and "address already in use" in self.log().lower()):
+                break
+        raise RuntimeError(f"the service did not become healthy within {START_TIMEOUT}s:\n{self.log()[-4000:]}")
+
+    def _wait_healthy(self) -> bool:
+        deadline = time.monotonic() + START_TIMEOUT
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                return False
+            try:
+                status, _ = self.request("GET", "/health", timeout=2.0)
+                if status == 200:
+                    return True
+            except OSError:
+                pass
+            time.sleep(0.05)
+        return False
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash or the OOM killer would: nothing gets to clean up."""
+        self._signal(signal.SIGKILL)
+
+    def stop(self) -> None:
+        """SIGTERM, then SIGKILL if it has not gone within the bound."""
+        self._signal(signal.SIGTERM)
+
+    def _signal(self, signum) -> None:
+        process, self.process = self.process, None
+        if process is None:
+            return
+        if process.poll() is None:
+            os.kill(process.pid, signum)
+            try:
+                process.wait(timeout=STOP_TIMEOUT)
+            except subprocess.TimeoutExpired:
+                os.kill(process.pid, signal.SIGKILL)
+                process.wait(timeout=STOP_TIMEOUT)
+
+    def log(self) -> str:
+        with open(self.log_path, encoding="utf-8", errors="replace") as file:
+            return file.read()
+
+    # --- requests -----------------------------------------------------------------------
+
+    def connection(self, timeout: float = REQUEST_TIMEOUT) -> http.client.HTTPConnection:
+        """A connection of one's own (one per thread)."""
+        return http.client.HTTPConnection("127.0.0.1", self.port, timeout=timeout)
+
+    def request(self, method: str, path: str, data=None, connection=None, timeout=REQUEST_TIMEOUT):
+        """(status, parsed JSON body or raw text) of one call; /v1 calls carry the key."""
+        own = connection is None
+        conn = self.connection(timeout) if own else connection
+        try:
+            headers = {"TS-Apikey": self.api_key} if path.startswith("/v1") else {}
+            body = None
+            if data is not None:
+                body = json.dumps({"data": data}).encode("utf-8")
+                headers["Content-Type"] = "application/json"
+            conn.request(method, path, body=body, headers=headers)
+            response = conn.getresponse()
+            raw = response.read().decode("utf-8", errors="replace")
+            try:
+                return response.status, json.loads(raw)
+            except ValueError:
+                return response.status, raw
+        finally:
+            if own:
+                conn.close()
+
+    def post(self, path: str, data, connection=None):
+        return self.request("POST", path, data, connection)
+
+    def get(self, path: str, connection=None):
+        return self.request("GET", path, None, connection)
+
+
+def batch_body(number: int, direction: str, items: list[tuple[str, int]], type_: str = "R",
+               id_warehouse: int = 1, day: str = "2026-11-01") -> dict:
+    """A batch as a scanner posts it; items are (product_code, whole base units)."""
+    return {
+        "batch_settings": {"batch_number": str(number), "id_warehouse": str(id_warehouse),
+                           "direction": direction, "type": type_, "date": day},
+        "batch_items": [{"product_code": code, "amount": str(amount), "unit": "pc"}
+                        for code, amount in items],
+        "batch_extras": [],
+    }
+
+
+def query(database_config: dict, sql: str, **params) -> list[tuple]:
+    """Rows of one SQL statement on the test's database, read directly (not through the service)."""
+    engine = database_engine(database_config)
+    try:
+        with engine.connect() as conn:
+            return [tuple(row) for row in conn.execute(text(sql), params)]
+    finally:
+        engine.dispose()
