@@ -38,7 +38,8 @@ def list_products(session, product_code: str | None = None) -> list[dict]:
 
 def get_product(session, product_code: str) -> dict:
     """One product with its packaging, in one statement (scanners ask for it all day)."""
-    rows = read_rows(session, PRODUCT_WITH_PACKAGING, (product_code,))
+    # No code holds a control character; PostgreSQL cannot even compare one with NUL.
+    rows = read_rows(session, PRODUCT_WITH_PACKAGING, (product_code,)) if product_code.isprintable() else []
     if not rows:
         raise NotFound(f"No product {product_code!r}.")
     product = dict(zip(PRODUCT_KEYS, rows[0][:len(PRODUCT_KEYS)]))
@@ -48,7 +49,7 @@ def get_product(session, product_code: str) -> dict:
 
 
 def require_product(session, product_code: str) -> None:
-    if session.get(Product, product_code) is None:
+    if not product_code.isprintable() or session.get(Product, product_code) is None:
         raise NotFound(f"No product {product_code!r}.")
 
 

@@ -16,6 +16,8 @@ def to_milli(value) -> int:
     """Parse a JSON number or numeric string into thousandths; reject anything inexact."""
     if isinstance(value, bool) or not isinstance(value, (int, Decimal, str, float)):
         raise NotAQuantity("Not a number.")
+    if isinstance(value, str) and "_" in value:
+        raise NotAQuantity("Not a number.")  # Decimal would take "1_000"; a scanner never means that
     try:
         # A float can only come from code, never from a request (JSON is parsed
         # with Decimal); its shortest repr is the decimal the writer meant.

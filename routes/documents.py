@@ -17,7 +17,7 @@ def list_orders():
     return {"list": orders_list_schema.dump(stock.list_orders(db.session, caller(), query.get("state")))}
 
 
-@bp.get("/acquire/<path:document_number>")
+@bp.get("/acquire/<code:document_number>")
 @requires("scan")
 def acquire_order(document_number):
     """Take an order document for this key's scanner (state 2)."""
@@ -25,7 +25,7 @@ def acquire_order(document_number):
         stock.acquire_order(db.session, caller(), document_number, policy()))}
 
 
-@bp.get("/<path:document_number>")
+@bp.get("/<code:document_number>")
 @requires("read")
 def view_order(document_number):
     """One order document with its items."""

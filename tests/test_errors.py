@@ -1,0 +1,194 @@
+"""Every error is JSON of one shape (DESIGN §3), whatever went wrong."""
+import json
+import logging
+
+import pytest
+
+import auth
+from app import create_app
+from db import db
+from helpers import product
+
+
+def assert_error(r, status, code):
+    """The error body: {"error": {"status", "code", "message"[, "fields"]}} and nothing else."""
+    assert r.status_code == status, r.get_data(as_text=True)
+    assert r.mimetype == "application/json"
+    body = json.loads(r.get_data(as_text=True))
+    assert list(body) == ["error"]
+    error = body["error"]
+    assert error["status"] == status
+    assert error["code"] == code
+    assert isinstance(error["message"], str) and error["message"]
+    assert set(error) <= {"status", "code", "message", "fields"}
+    return error
+
+
+def raw_post(client, key, path, data, content_type="application/json"):
+    return client.post(path, data=data, content_type=content_type, headers={"TS-Apikey": key})
+
+
+@pytest.fixture
+def make_app(database_config):
+    """A separate app (own config or routes) on the test database; closed afterwards."""
+    made = []
+
+    def make(**config):
+        app = create_app({"TESTING": True, **database_config, **config})
+        made.append(app)
+        return app
+
+    yield make
+    for app in made:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def admin_key(app):
+    with app.app_context():
+        key = auth.create_key(db.session, "admin", "admin")
+        db.session.remove()
+    return key
+
+
+# --- 400 ------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("body", [
+    b"not json", b"{", b'{"data": {"product_code": "P1",}}', b"\xff\xfe\x00garbage", b"[" * 100000,
+    b"[]", b'[{"data": {}}]', b'"text"', b"42", b"null",
+    b"{}", b'{"product_code": "P1", "name": "x", "base_unit": "pc"}',
+    b'{"data": {"product_code": "P1", "name": "x", "base_unit": "pc"}, "extra": 1}',
+    b'{"data": []}', b'{"data": "x"}', b'{"data": null}', b'{"data": 5}',
+])
+def test_bad_body_of_a_create_is_400(client, keys, body):
+    error = assert_error(raw_post(client, keys["admin"], "/v1/products/", body), 400, "bad_request")
+    assert "fields" not in error
+
+
+def test_empty_body_of_a_create_is_400(client, keys):
+    assert_error(raw_post(client, keys["admin"], "/v1/products/", b""), 400, "bad_request")
+
+
+@pytest.mark.parametrize("body", [b"not json", b"[]", b"{}", b'{"data": []}', b'{"data": {}, "x": 1}'])
+def test_bad_body_of_an_update_is_400(api, client, keys, body):
+    assert api.post("/v1/products/", product("P1")).status_code == 201
+    assert_error(raw_post(client, keys["admin"], "/v1/products/P1", body), 400, "bad_request")
+
+
+def test_400_comes_before_404_of_the_record(client, keys):
+    assert_error(raw_post(client, keys["admin"], "/v1/products/NOPE", b"[]"), 400, "bad_request")
+
+
+def test_a_form_body_is_400_not_html(client, keys):
+    r = raw_post(client, keys["admin"], "/v1/products/", b"product_code=P1", "application/x-www-form-urlencoded")
+    assert_error(r, 400, "bad_request")
+
+
+# --- 401, 403, 404, 405, 409 ----------------------------------------------------------------
+
+def test_401_shape(client, keys):
+    assert_error(client.get("/v1/products/"), 401, "unauthorized")
+    assert_error(client.get("/v1/products/", headers={"TS-Apikey": "wrong"}), 401, "unauthorized")
+
+
+def test_403_shape(api_as):
+    assert_error(api_as("read").post("/v1/products/", product("P1")), 403, "forbidden")
+
+
+@pytest.mark.parametrize("path", ["/v1/nothing", "/v1/", "/v1", "/nothing", "/", "/v2/products/"])
+def test_unknown_path_is_404(api, path):
+    assert_error(api.get(path), 404, "not_found")
+
+
+def test_unknown_record_is_404(api):
+    error = assert_error(api.get("/v1/products/NOPE"), 404, "not_found")
+    assert "NOPE" in error["message"]
+
+
+@pytest.mark.parametrize("method, path", [
+    ("DELETE", "/v1/products/"), ("PUT", "/v1/products/"), ("PATCH", "/v1/products/P1"),
+    ("DELETE", "/v1/products/P1"), ("POST", "/v1/customers/"), ("DELETE", "/v1/customers/"),
+])
+def test_wrong_method_is_405_with_allow(api, method, path):
+    r = api._call(method, path)
+    assert_error(r, 405, "method_not_allowed")
+    assert "GET" in r.headers["Allow"]
+
+
+def test_duplicate_is_409(api):
+    assert api.post("/v1/products/", product("P1")).status_code == 201
+    assert_error(api.post("/v1/products/", product("P1")), 409, "conflict")
+
+
+# --- 413 ------------------------------------------------------------------------------------
+
+def test_body_over_the_limit_is_413(make_app):
+    app = make_app(MAX_CONTENT_LENGTH=200)
+    key = admin_key(app)
+    client = app.test_client()
+    big = {"data": product("P1", name="x" * 300)}
+    assert_error(raw_post(client, key, "/v1/products/", json.dumps(big)), 413, "payload_too_large")
+    small = {"data": product("P1")}
+    assert raw_post(client, key, "/v1/products/", json.dumps(small)).status_code == 201
+
+
+def test_the_body_limit_comes_from_the_environment(monkeypatch, make_app):
+    monkeypatch.setenv("WAREHOUSE_MAX_BODY", "1234")
+    assert make_app().config["MAX_CONTENT_LENGTH"] == 1234
+
+
+# --- 422 ------------------------------------------------------------------------------------
+
+def test_422_names_the_fields_keyed_like_the_request(api):
+    body = product("P1", active="1", packaging=[{"unit": "box", "amount_base_units": 1},
+                                                {"unit": "crate", "amount_base_units": "1.2345"}])
+    error = assert_error(api.post("/v1/products/", body), 422, "validation_error")
+    assert set(error["fields"]) == {"data"}
+    assert set(error["fields"]["data"]) == {"active", "packaging"}
+    assert list(error["fields"]["data"]["packaging"]) == ["1"]
+    assert list(error["fields"]["data"]["packaging"]["1"]) == ["amount_base_units"]
+    assert all(isinstance(m, str) for m in error["fields"]["data"]["active"])
+
+
+@pytest.mark.parametrize("unknown", [{"colour": "red"}, {"Product_code": "P1"}, {"packagings": []}])
+def test_unknown_fields_are_422_naming_them(api, unknown):
+    error = assert_error(api.post("/v1/products/", {**product("P1"), **unknown}), 422, "validation_error")
+    assert list(error["fields"]["data"]) == list(unknown)
+
+
+def test_unknown_field_in_an_update_is_422(api):
+    assert api.post("/v1/products/", product("P1")).status_code == 201
+    error = assert_error(api.post("/v1/products/P1", {"nmae": "typo"}), 422, "validation_error")
+    assert list(error["fields"]["data"]) == ["nmae"]
+
+
+# --- 500 ------------------------------------------------------------------------------------
+
+def test_unexpected_failure_is_a_json_500_without_traceback(make_app, caplog):
+    app = make_app()
+
+    @app.get("/boom")
+    def boom():
+        raise RuntimeError("secret internal detail")
+
+    with caplog.at_level(logging.ERROR, logger="warehouse"):
+        r = app.test_client().get("/boom")
+    error = assert_error(r, 500, "internal_error")
+    text = r.get_data(as_text=True)
+    assert "secret internal detail" not in text
+    assert "Traceback" not in text and "RuntimeError" not in text
+    assert "fields" not in error
+    assert "secret internal detail" in caplog.text  # the traceback goes to the log instead
+
+
+def test_a_failing_database_is_a_json_500(make_app, keys):
+    app = make_app()
+
+    @app.get("/v1/db-boom")
+    def db_boom():
+        db.session.execute(db.text("SELECT * FROM no_such_table"))
+
+    r = app.test_client().get("/v1/db-boom", headers={"TS-Apikey": keys["admin"]})
+    assert_error(r, 500, "internal_error")
+    assert "no_such_table" not in r.get_data(as_text=True)
