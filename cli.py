@@ -5,13 +5,15 @@ import json
 from decimal import Decimal
 
 import click
-from flask.cli import AppGroup
+from flask.cli import AppGroup, with_appcontext
 from marshmallow import ValidationError
 
 import auth
 import catalog
+import reports
 from db import db
 from errors import ServiceError
+from quantities import from_milli
 from schemas import customer_row_schema, product_schema
 
 keys = AppGroup("keys", help="Issue, list and revoke API keys.")
@@ -25,6 +27,7 @@ CUSTOMER_COLUMNS = ["id_customer", "name", "registration_number", "tax_id", "vat
 def register(app) -> None:
     for group in (keys, customers, products):
         app.cli.add_command(group)
+    app.cli.add_command(check)
 
 
 def fail(message: str):
@@ -146,3 +149,17 @@ def import_products(path):
     except ServiceError as error:
         report(error.fields or {"file": [error.message]})
     click.echo(f"{len(rows)} product(s) imported.")
+
+
+@click.command("check")
+@with_appcontext
+def check():
+    """Recompute every balance from the warehouse documents; fail on any difference."""
+    differences = reports.balance_differences(db.session)
+    for d in differences:
+        click.echo(f"warehouse {d['id_warehouse']} product {d['product_code']!r} lot {d['lot']!r}: "
+                   f"balance {from_milli(d['balance_milli'])}, documents say {from_milli(d['documents_milli'])} "
+                   f"(off by {from_milli(d['balance_milli'] - d['documents_milli'])})")
+    if differences:
+        fail(f"{len(differences)} balance(s) differ from the warehouse documents.")
+    click.echo("OK: every balance equals the sum of its warehouse documents.")

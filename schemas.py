@@ -91,6 +91,15 @@ def Int(**kwargs):
     return fields.Integer(strict=True, **kwargs)
 
 
+# Whole numbers are stored in 64-bit columns: a larger one must be a 422, not a
+# database error (a 500 on PostgreSQL, an OverflowError on SQLite).
+BIGINT_MAX = 2**63 - 1
+
+
+def in_bigint(minimum: int = -BIGINT_MAX - 1):
+    return validate.Range(min=minimum, max=BIGINT_MAX)
+
+
 def Text(**kwargs):
     return fields.String(validate=validate.Length(max=10000), **kwargs)
 
@@ -205,6 +214,8 @@ class IntOrDigits(fields.Field):
             raise ValidationError("Not a whole number.")
         if value < self.minimum:
             raise ValidationError(f"Must be at least {self.minimum}.")
+        if value > BIGINT_MAX:
+            raise ValidationError(f"Must be at most {BIGINT_MAX}.")
         return value
 
     def _serialize(self, value, attr, obj, **kwargs):
@@ -224,7 +235,7 @@ class OptionalDay(fields.Field):
 Direction = lambda **kw: fields.String(validate=validate.OneOf(["I", "O"]), **kw)  # noqa: E731
 FilterDirection = lambda: fields.String(validate=validate.OneOf(["", "I", "O"]))  # noqa: E731
 Level = lambda: Int(validate=validate.OneOf([-1, 0, 1]))  # noqa: E731
-Warehouses = lambda: fields.List(Int(validate=validate.Range(min=0)))  # noqa: E731
+Warehouses = lambda: fields.List(Int(validate=in_bigint(0)))  # noqa: E731
 
 
 # --- order documents ------------------------------------------------------------------------
@@ -240,7 +251,7 @@ class MetaSchema(Schema):
 
 
 class OrderItemCreateSchema(Schema):
-    item_number = Int(required=True, validate=validate.Range(min=1))
+    item_number = Int(required=True, validate=in_bigint(1))
     product_code = Name()
     lot = fields.String(load_default="", validate=validate.Length(max=200))
     amount_ordered = Quantity(required=True, attribute="amount_ordered_milli",
@@ -253,8 +264,8 @@ class OrderItemCreateSchema(Schema):
 class OrderCreateSchema(Schema):
     document_number = Name()
     description = Text(load_default="")
-    id_warehouse = Int(required=True, validate=validate.Range(min=0))
-    id_customer = Int(load_default=0, validate=validate.Range(min=0))
+    id_warehouse = Int(required=True, validate=in_bigint(0))
+    id_customer = Int(load_default=0, validate=in_bigint(0))
     expiration_limit = Int(load_default=0, validate=validate.Range(min=0, max=36500))
     batch_settings = fields.Nested(OrderBatchSettingsSchema, required=True)
     items = fields.List(fields.Nested(OrderItemCreateSchema), required=True,
@@ -343,6 +354,8 @@ def _required_text(value):
 def _whole(value):
     if isinstance(value, bool) or not isinstance(value, int):
         raise ValidationError("Not a valid integer.")
+    if not -BIGINT_MAX - 1 <= value <= BIGINT_MAX:
+        raise ValidationError("Too large for a whole number of 64 bits.")
     return value
 
 
@@ -425,7 +438,7 @@ class BatchSettingsCreateSchema(Schema):
     created_date = fields.Raw(load_only=True)  # the server's day counts; a sent one is ignored
     app_version = Text()
     name = Text()
-    truck = Int()
+    truck = Int(validate=in_bigint())
     document_number = fields.String(validate=validate.Length(max=200))
 
 

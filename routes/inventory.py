@@ -1,3 +1,25 @@
 from flask import Blueprint
 
-bp = Blueprint("inventory", __name__)
+import reports
+from db import db
+from routes import body_data, caller, load, requires
+from schemas import (inventory_filter_schema, inventory_rows_schema, movement_filter_schema,
+                     movement_rows_schema)
+
+bp = Blueprint("inventory", __name__, url_prefix="/v1/inventory")
+
+
+@bp.post("/filter")
+@requires("read")
+def filter_inventory():
+    """Book stock by warehouse, product and lot, from the balances."""
+    filters = load(inventory_filter_schema, body_data())
+    return {"list": inventory_rows_schema.dump(reports.inventory(db.session, caller(), filters))}
+
+
+@bp.post("/movements/filter")
+@requires("read")
+def filter_movements():
+    """Warehouse-document items as signed movements, by warehouse, direction, date and lot level."""
+    filters = load(movement_filter_schema, body_data())
+    return {"list": movement_rows_schema.dump(reports.movements(db.session, caller(), filters))}

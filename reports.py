@@ -1,0 +1,173 @@
+"""Reading stocktakings, inventory, movements and overviews; checking balances.
+
+Plain functions on a session, like queries.py: each answer takes a fixed number
+of statements. Inventory comes from the balances kept at every posting, never
+from summing history; only the balance check sums history, on purpose.
+"""
+from collections import defaultdict
+from datetime import date
+from itertools import groupby
+
+from sqlalchemy import case, func, select
+from sqlalchemy.orm import aliased
+
+from auth import Caller
+from models import (Balance, Customer, Product, Stocktaking, StocktakingItem, WarehouseDocument,
+                    WarehouseDocumentItem)
+from queries import _within
+
+
+def _in_warehouses(query, column, warehouses: list[int] | None):
+    return query if warehouses is None else query.where(column.in_(warehouses))
+
+
+# --- stocktakings ---------------------------------------------------------------------------
+
+def list_stocktakings(session, caller: Caller, headers_only: bool) -> list[dict]:
+    """Stocktakings by date then warehouse, with the ufids of their adjustment documents."""
+    warehouses = caller.narrow([])
+    in_doc, out_doc = aliased(WarehouseDocument), aliased(WarehouseDocument)
+    headers = session.execute(_in_warehouses(
+        select(Stocktaking.id_warehouse, Stocktaking.date, Stocktaking.status, Stocktaking.in_doc,
+               Stocktaking.out_doc, func.coalesce(in_doc.ufid, "").label("in_ufid"),
+               func.coalesce(out_doc.ufid, "").label("out_ufid"))
+        .outerjoin(in_doc, in_doc.doc_number == Stocktaking.in_doc)
+        .outerjoin(out_doc, out_doc.doc_number == Stocktaking.out_doc),
+        Stocktaking.id_warehouse, warehouses)
+        .order_by(Stocktaking.date, Stocktaking.id_warehouse)).all()
+    items = {}
+    if not headers_only and headers:
+        item = StocktakingItem
+        rows = session.execute(_in_warehouses(
+            select(item.id_warehouse, item.date, item.product_code, item.lot, item.date_exp, item.name,
+                   item.amount_real_milli, item.amount_snap_milli),
+            item.id_warehouse, warehouses)
+            .order_by(item.date, item.id_warehouse, item.product_code, item.lot))
+        items = {key: [{**row._mapping, "amount_diff_milli": row.amount_real_milli - row.amount_snap_milli}
+                       for row in group]
+                 for key, group in groupby(rows, key=lambda row: (row.id_warehouse, row.date))}
+    return [{**header._mapping, "stocktaking_items": items.get((header.id_warehouse, header.date), [])}
+            for header in headers]
+
+
+# --- inventory ------------------------------------------------------------------------------
+
+def inventory(session, caller: Caller, filters: dict) -> list[dict]:
+    """Book stock per warehouse and product (level 0), per lot (1), or at each product's own level (-1).
+
+    Rows whose amount is 0 are left out.
+    """
+    level = filters.get("level", -1)
+    query = (select(Balance.id_warehouse, Balance.product_code, Balance.lot, Balance.amount_milli,
+                    Product.name, Product.base_unit, Product.lot_level)
+             .join(Product, Product.product_code == Balance.product_code)
+             .where(Balance.amount_milli != 0))
+    query = _in_warehouses(query, Balance.id_warehouse, caller.narrow(filters.get("id_warehouses", [])))
+    if filters.get("product_code"):
+        query = query.where(Balance.product_code == filters["product_code"])
+    # Lots are folded here rather than grouped in SQL, where a computed lot would
+    # need dialect care; the balance rows are one per lot, however long the history.
+    rows: dict[tuple, dict] = {}
+    for balance in session.execute(query):
+        row_level = balance.lot_level if level == -1 else level
+        lot = balance.lot if row_level == 1 else ""
+        key = (balance.id_warehouse, balance.product_code, lot)
+        row = rows.setdefault(key, {
+            "id_warehouse": balance.id_warehouse, "product_code": balance.product_code,
+            "product_name": balance.name, "name": balance.name, "lot": lot, "level": row_level,
+            "amount_milli": 0, "unit": balance.base_unit})
+        row["amount_milli"] += balance.amount_milli
+    # Python compares text by code point, the order the service promises.
+    return [rows[key] for key in sorted(rows) if rows[key]["amount_milli"] != 0]
+
+
+# --- movements ------------------------------------------------------------------------------
+
+def movements(session, caller: Caller, filters: dict) -> list[dict]:
+    """One row per warehouse-document item, goods-out negative, by doc_number then item_number.
+
+    Warehouse, direction and date are read from the item's own copies, so the
+    filter is a range scan of ix_movements_warehouse_date (or ix_movements_date).
+    """
+    item = WarehouseDocumentItem
+    signed = case((item.direction == "O", -item.amount_base_milli), else_=item.amount_base_milli)
+    query = (select(item.doc_number, item.item_number, WarehouseDocument.ufid,
+                    WarehouseDocument.id_customer, func.coalesce(Customer.name, "").label("customer_name"),
+                    item.product_code, item.name, item.lot, item.date_exp, item.doc_created_date,
+                    item.timestamp_from_client, signed.label("amount_base_milli"),
+                    Product.base_unit.label("unit"))
+             .join(WarehouseDocument, WarehouseDocument.doc_number == item.doc_number)
+             .join(Product, Product.product_code == item.product_code)
+             .outerjoin(Customer, Customer.id_customer == WarehouseDocument.id_customer))
+    query = _within(query, item.id_warehouse, caller, filters)
+    if filters.get("level", -1) in (0, 1):
+        query = query.where(Product.lot_level == filters["level"])
+    return [dict(row._mapping) for row in session.execute(query.order_by(item.doc_number, item.item_number))]
+
+
+# --- overviews ------------------------------------------------------------------------------
+
+def overview_docs_and_stocktaking(session, caller: Caller, id_warehouse: int | None) -> list[dict]:
+    """Per warehouse: the latest goods-in and goods-out document (by date, then doc_number)
+    and the latest stocktaking date; "" where there is none."""
+    warehouses = caller.narrow([] if id_warehouse is None else [id_warehouse])
+    doc = WarehouseDocument
+    rank = func.row_number().over(partition_by=(doc.id_warehouse, doc.direction),
+                                  order_by=(doc.date.desc(), doc.doc_number.desc())).label("rank")
+    ranked = _in_warehouses(select(doc.id_warehouse, doc.direction, doc.ufid, doc.date, rank),
+                            doc.id_warehouse, warehouses).subquery()
+    latest = session.execute(select(ranked.c.id_warehouse, ranked.c.direction, ranked.c.ufid, ranked.c.date)
+                             .where(ranked.c.rank == 1)).all()
+    counted = session.execute(_in_warehouses(
+        select(Stocktaking.id_warehouse, func.max(Stocktaking.date).label("date"))
+        .group_by(Stocktaking.id_warehouse), Stocktaking.id_warehouse, warehouses)).all()
+
+    rows: dict[int, dict] = defaultdict(lambda: {"ufid_in": "", "in_date": "", "ufid_out": "",
+                                                 "out_date": "", "stocktaking_date": ""})
+    for row in latest:
+        side = "in" if row.direction == "I" else "out"
+        rows[row.id_warehouse].update({f"ufid_{side}": row.ufid, f"{side}_date": row.date})
+    for row in counted:
+        rows[row.id_warehouse]["stocktaking_date"] = row.date
+    return [{"id_warehouse": warehouse, **rows[warehouse]} for warehouse in sorted(rows)]
+
+
+def overview_monthly_movement(session, caller: Caller, date_from: date | None) -> list[dict]:
+    """Warehouse documents counted per (year, month, direction) of their business date."""
+    doc = WarehouseDocument
+    query = _in_warehouses(select(doc.date, doc.direction, func.count().label("count")),
+                           doc.id_warehouse, caller.narrow([]))
+    if date_from is not None:
+        query = query.where(doc.date >= date_from)
+    # Grouped by day in SQL and folded into months here: year/month extraction is
+    # spelt differently on SQLite and PostgreSQL, and days are few.
+    months: dict[tuple[int, int, str], int] = defaultdict(int)
+    for day, direction, count in session.execute(query.group_by(doc.date, doc.direction)):
+        months[(day.year, day.month, direction)] += count
+    return [{"year": year, "month": month, "direction": direction, "count": months[(year, month, direction)]}
+            for year, month, direction in sorted(months)]
+
+
+# --- balance check --------------------------------------------------------------------------
+
+def balance_differences(session) -> list[dict]:
+    """Every (warehouse, product, lot) whose balance differs from its warehouse documents.
+
+    The documents' goods-in minus goods-out is summed afresh and compared with
+    the balance table; a missing balance row counts as 0.
+    """
+    doc, item = WarehouseDocument, WarehouseDocumentItem
+    signed = case((doc.direction == "O", -item.amount_base_milli), else_=item.amount_base_milli)
+    computed = {(row.id_warehouse, row.product_code, row.lot): row.amount for row in session.execute(
+        select(doc.id_warehouse, item.product_code, item.lot, func.sum(signed).label("amount"))
+        .join(doc, doc.doc_number == item.doc_number)
+        .group_by(doc.id_warehouse, item.product_code, item.lot))}
+    booked = {(row.id_warehouse, row.product_code, row.lot): row.amount_milli for row in session.execute(
+        select(Balance.id_warehouse, Balance.product_code, Balance.lot, Balance.amount_milli))}
+    differences = []
+    for key in sorted(set(computed) | set(booked)):
+        balance, documents = booked.get(key, 0), int(computed.get(key, 0))
+        if balance != documents:
+            differences.append({"id_warehouse": key[0], "product_code": key[1], "lot": key[2],
+                                "balance_milli": balance, "documents_milli": documents})
+    return differences

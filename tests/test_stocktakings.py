@@ -1,0 +1,394 @@
+"""Operations 15-16 and the counting rules of DESIGN §8: list and delete stocktakings."""
+from decimal import Decimal
+
+import pytest
+
+import auth
+from db import db
+from helpers import product
+
+DAY = "2026-03-02"
+LATER = "2026-03-09"
+
+
+class Depot:
+    """Posts batches over HTTP with fresh batch numbers, and reads stock and stocktakings."""
+
+    def __init__(self, api):
+        self.api, self.number = api, 0
+
+    def batch(self, type_, direction, items, day=DAY, warehouse=1, number=None, api=None):
+        if number is None:
+            self.number += 1
+            number = self.number
+        body = {"batch_settings": {"batch_number": str(number), "id_warehouse": str(warehouse),
+                                   "direction": direction, "type": type_, "date": day},
+                "batch_items": [{"product_code": code, "amount": amount, "unit": "pc", "lot": lot}
+                                for code, amount, lot in (item + ("",) * (3 - len(item)) for item in items)],
+                "batch_extras": []}
+        r = (api or self.api).post("/v1/batches/", body)
+        return r, body
+
+    def booked(self, type_, direction, items, **kw):
+        r, body = self.batch(type_, direction, items, **kw)
+        assert r.status_code == 201, r.json
+        return body
+
+    def receive(self, *items, **kw):
+        return self.booked("R", "I", items, **kw)
+
+    def ship(self, *items, **kw):
+        return self.booked("R", "O", items, **kw)
+
+    def count(self, *items, **kw):
+        return self.booked("V", "I", items, **kw)
+
+    def stock(self, code, lot="", warehouse=1):
+        r = self.api.post("/v1/inventory/filter", {"id_warehouses": [warehouse], "product_code": code,
+                                                   "level": 1})
+        assert r.status_code == 200, r.json
+        return sum(row["amount"] for row in r.json["list"] if row["lot"] == lot)
+
+    def stocktakings(self, api=None, headers=None):
+        path = "/v1/stocktakings/list" + (f"?headers={headers}" if headers is not None else "")
+        r = (api or self.api).get(path)
+        assert r.status_code == 200, r.json
+        return r.json["list"]
+
+    def stocktaking(self, day=DAY, warehouse=1):
+        found = [s for s in self.stocktakings() if s["date"] == day and s["id_warehouse"] == warehouse]
+        assert len(found) == 1
+        return found[0]
+
+    def items(self, day=DAY, warehouse=1):
+        return {(i["product_code"], i["lot"]): (i["amount_real"], i["amount_snap"], i["amount_diff"])
+                for i in self.stocktaking(day, warehouse)["stocktaking_items"]}
+
+    def delete(self, day=DAY, warehouse=1, api=None):
+        return (api or self.api).delete(f"/v1/stocktakings/?date={day}&id_warehouse={warehouse}")
+
+    def document(self, doc_number):
+        return self.api.get(f"/v1/docs/{doc_number}")
+
+
+@pytest.fixture
+def depot(api):
+    for body in (product("P1"), product("Q1"), product("L1", lot_level=1)):
+        assert api.post("/v1/products/", body).status_code == 201
+    return Depot(api)
+
+
+# --- counting -------------------------------------------------------------------------------
+
+def test_counts_of_one_day_add_up_per_product_and_lot(depot):
+    depot.receive(("P1", 10), ("L1", 5, "A"), ("L1", 5, "B"), day="2026-03-01")
+    depot.count(("P1", 4), ("L1", 2, "A"))
+    depot.count(("P1", 3), ("L1", 1, "A"), ("L1", 5, "B"))
+    assert depot.items() == {("P1", ""): (7, 10, -3), ("L1", "A"): (3, 5, -2), ("L1", "B"): (5, 5, 0)}
+    assert (depot.stock("P1"), depot.stock("L1", "A"), depot.stock("L1", "B")) == (7, 3, 5)
+
+
+def test_the_same_product_twice_in_one_count_batch_adds_up(depot):
+    depot.receive(("P1", 10))
+    depot.count(("P1", 2), ("P1", 0.5))
+    assert depot.items() == {("P1", ""): (Decimal("2.5"), 10, Decimal("-7.5"))}
+    assert depot.stock("P1") == 2.5
+
+
+def test_snapshot_leaves_out_the_stocktakings_own_adjustments(depot):
+    depot.receive(("P1", 10))
+    depot.count(("P1", 4))
+    assert depot.stock("P1") == 4
+    depot.count(("P1", 2))
+    # Book stock is 4 now, but 6 of it came from this stocktaking: the snapshot stays 10.
+    assert depot.items() == {("P1", ""): (6, 10, -4)}
+    assert depot.stock("P1") == 6
+
+
+def test_a_count_after_goods_moved_absorbs_the_movement(depot):
+    depot.receive(("P1", 10))
+    depot.count(("P1", 4))
+    depot.ship(("P1", 1))
+    assert depot.stock("P1") == 3
+    depot.count(("P1", 1))
+    # Book without the stocktaking: 10 - 1 = 9; counted 4 + 1 = 5.
+    assert depot.items() == {("P1", ""): (5, 9, -4)}
+    assert depot.stock("P1") == 5
+
+
+def test_a_later_count_of_other_goods_snaps_the_earlier_items_again(depot):
+    depot.receive(("P1", 10), ("Q1", 3))
+    depot.count(("P1", 4))
+    depot.receive(("P1", 2))
+    depot.count(("Q1", 3))
+    assert depot.items() == {("P1", ""): (4, 12, -8), ("Q1", ""): (3, 3, 0)}
+    assert depot.stock("P1") == 4
+
+
+def test_counts_on_two_dates_are_two_stocktakings(depot):
+    depot.receive(("P1", 10), day="2026-03-01")
+    depot.count(("P1", 6), day=DAY)
+    depot.count(("P1", 8), day=LATER)
+    assert depot.items(DAY) == {("P1", ""): (6, 10, -4)}
+    # The later stocktaking sees the earlier one's adjustment as ordinary book stock.
+    assert depot.items(LATER) == {("P1", ""): (8, 6, 2)}
+    assert depot.stock("P1") == 8
+    assert [(s["date"], s["id_warehouse"]) for s in depot.stocktakings()] == [(DAY, 1), (LATER, 1)]
+
+
+def test_a_count_of_a_product_never_in_stock(depot):
+    depot.count(("P1", 3), ("Q1", 0))
+    assert depot.items() == {("P1", ""): (3, 0, 3), ("Q1", ""): (0, 0, 0)}
+    assert depot.stock("P1") == 3
+
+
+def test_uncounted_products_are_untouched(depot):
+    depot.receive(("P1", 10), ("Q1", 7), ("L1", 2, "A"))
+    depot.count(("P1", 3))
+    assert set(depot.items()) == {("P1", "")}
+    assert (depot.stock("Q1"), depot.stock("L1", "A")) == (7, 2)
+
+
+def test_book_stock_equals_the_count_after_every_count_batch(depot):
+    depot.receive(("P1", 10), ("L1", 4, "A"))
+    steps = [[("P1", 2)], [("L1", 1, "A")], [("P1", 5), ("L1", 6, "A")], [("P1", 0)]]
+    for step in steps:
+        depot.count(*step)
+        for (code, lot), (real, _, _) in depot.items().items():
+            assert depot.stock(code, lot) == real
+        depot.ship(("P1", 1))  # goods keep moving between the counts of the day
+
+
+# --- adjustment documents -------------------------------------------------------------------
+
+def test_positive_differences_go_on_a_goods_in_document(depot):
+    depot.receive(("P1", 10), ("Q1", 5), day="2026-03-01")
+    depot.count(("P1", 12), ("Q1", 5))
+    stocktaking = depot.stocktaking()
+    assert stocktaking["out_doc"] == 0 and stocktaking["out_ufid"] == ""
+    assert stocktaking["in_ufid"].startswith("I-2026-")
+    doc = depot.document(stocktaking["in_doc"]).json["item"]
+    assert (doc["direction"], doc["date"], doc["batch_number"], doc["ufid"]) == \
+        ("I", DAY, -1, stocktaking["in_ufid"])
+    assert [(i["product_code"], i["amount_base_unit"]) for i in doc["wh_doc_items"]] == [("P1", 2)]
+
+
+def test_negative_differences_go_on_a_goods_out_document(depot):
+    depot.receive(("P1", 10), ("Q1", 5), day="2026-03-01")
+    depot.count(("P1", 7), ("Q1", 6))
+    stocktaking = depot.stocktaking()
+    out_doc = depot.document(stocktaking["out_doc"]).json["item"]
+    in_doc = depot.document(stocktaking["in_doc"]).json["item"]
+    assert out_doc["direction"] == "O" and out_doc["ufid"] == stocktaking["out_ufid"]
+    assert [(i["product_code"], i["amount_base_unit"]) for i in out_doc["wh_doc_items"]] == [("P1", 3)]
+    assert [(i["product_code"], i["amount_base_unit"]) for i in in_doc["wh_doc_items"]] == [("Q1", 1)]
+
+
+def test_a_document_left_without_items_is_removed(depot):
+    depot.receive(("P1", 10))
+    depot.count(("P1", 12))
+    first = depot.stocktaking()
+    assert first["in_doc"] and not first["out_doc"]
+    depot.receive(("P1", 5))  # book 17, of which +2 from the stocktaking
+    depot.count(("P1", 0))  # counted 12 against a snapshot of 15
+    second = depot.stocktaking()
+    assert (second["in_doc"], second["in_ufid"]) == (0, "")
+    assert depot.document(first["in_doc"]).status_code == 404
+    assert second["out_doc"] > first["in_doc"]  # a new number, never one reused
+    assert depot.items() == {("P1", ""): (12, 15, -3)}
+    assert depot.stock("P1") == 12
+
+
+def test_a_count_with_no_difference_makes_no_document(depot):
+    depot.receive(("P1", 4))
+    depot.count(("P1", 4))
+    stocktaking = depot.stocktaking()
+    assert [stocktaking[k] for k in ("in_doc", "out_doc", "in_ufid", "out_ufid")] == [0, 0, "", ""]
+
+
+def test_counted_amounts_are_exact_decimals(depot):
+    for _ in range(10):
+        depot.receive(("P1", "0.1"))
+    depot.count(("P1", 0.3))
+    # The test client reads JSON fractions as Decimal: exact equality, no float noise.
+    assert depot.items() == {("P1", ""): (Decimal("0.3"), 1, Decimal("-0.7"))}
+
+
+# --- listing --------------------------------------------------------------------------------
+
+def test_list_shape_and_order(depot):
+    depot.receive(("P1", 10), day="2026-03-01")
+    depot.receive(("P1", 10), day="2026-03-01", warehouse=2)
+    depot.count(("P1", 9), day=LATER, warehouse=1)  # posted first: the snapshot is current book stock
+    depot.count(("P1", 8), day=DAY, warehouse=2)
+    depot.count(("P1", 7), day=DAY, warehouse=1)
+    listed = depot.stocktakings()
+    assert [(s["date"], s["id_warehouse"]) for s in listed] == [(DAY, 1), (DAY, 2), (LATER, 1)]
+    first = listed[0]
+    assert set(first) == {"id_warehouse", "date", "status", "in_doc", "out_doc", "in_ufid", "out_ufid",
+                          "stocktaking_items"}
+    assert first["status"] == 1
+    assert first["stocktaking_items"] == [{
+        "id_warehouse": 1, "date": DAY, "product_code": "P1", "lot": "", "date_exp": "",
+        "name": "Product P1", "amount_real": 7, "amount_snap": 9, "amount_diff": -2}]
+
+
+def test_list_items_are_sorted_by_product_and_lot(depot):
+    depot.count(("L1", 1, "B"), ("P1", 1), ("L1", 1, "A"))
+    assert [(i["product_code"], i["lot"]) for i in depot.stocktaking()["stocktaking_items"]] == \
+        [("L1", "A"), ("L1", "B"), ("P1", "")]
+
+
+@pytest.mark.parametrize("flag", ["1", "true", "TRUE"])
+def test_list_with_headers_only_leaves_the_items_empty(depot, flag):
+    depot.receive(("P1", 10))
+    depot.count(("P1", 7))
+    [header] = depot.stocktakings(headers=flag)
+    assert header["stocktaking_items"] == []
+    assert header["out_ufid"].startswith("O-")
+
+
+@pytest.mark.parametrize("flag", ["0", "false", ""])
+def test_list_with_headers_off_gives_the_items(depot, flag):
+    depot.count(("P1", 7))
+    [header] = depot.stocktakings(headers=flag)
+    assert len(header["stocktaking_items"]) == 1
+
+
+def test_list_refuses_another_headers_value(depot):
+    r = depot.api.get("/v1/stocktakings/list?headers=yes")
+    assert r.status_code == 422
+
+
+def test_list_empty(depot):
+    assert depot.stocktakings() == []
+
+
+# --- deleting -------------------------------------------------------------------------------
+
+def test_delete_puts_book_stock_back_and_removes_the_documents(depot):
+    depot.receive(("P1", 10), ("Q1", 1))
+    depot.count(("P1", 4), ("Q1", 3))
+    stocktaking = depot.stocktaking()
+    r = depot.delete()
+    assert (r.status_code, r.json) == (200, {})
+    assert (depot.stock("P1"), depot.stock("Q1")) == (10, 1)
+    assert depot.stocktakings() == []
+    for doc_number in (stocktaking["in_doc"], stocktaking["out_doc"]):
+        assert depot.document(doc_number).status_code == 404
+
+
+def test_delete_of_no_stocktaking_is_404(depot):
+    assert depot.delete().status_code == 404
+    depot.count(("P1", 1))
+    assert depot.delete(day=LATER).status_code == 404
+    assert depot.delete(warehouse=2).status_code == 404
+    assert depot.delete().status_code == 200
+    assert depot.delete().status_code == 404
+
+
+def test_delete_that_would_take_stock_below_zero_is_409_and_changes_nothing(depot):
+    depot.receive(("P1", 10))
+    depot.count(("P1", 15))  # +5 on the goods-in document
+    depot.ship(("P1", 12))  # book 3
+    before = depot.stocktakings()
+    r = depot.delete()
+    assert r.status_code == 409
+    assert r.json["error"]["code"] == "conflict"
+    assert depot.stocktakings() == before
+    assert depot.stock("P1") == 3
+
+
+def test_delete_allowed_below_zero_when_negative_stock_is_allowed(app, depot):
+    depot.receive(("P1", 10))
+    depot.count(("P1", 15))
+    depot.ship(("P1", 12))
+    app.config["ALLOW_NEGATIVE_STOCK"] = True
+    assert depot.delete().status_code == 200
+    assert depot.stock("P1") == -2
+
+
+def test_retry_of_a_count_batch_after_delete_books_nothing(depot):
+    depot.receive(("P1", 10))
+    body = depot.count(("P1", 4))
+    assert depot.delete().status_code == 200
+    r = depot.api.post("/v1/batches/", body)
+    assert (r.status_code, r.json) == (201, {})
+    assert depot.stocktakings() == []
+    assert depot.stock("P1") == 10
+    # The count batch itself stays on record.
+    number = body["batch_settings"]["batch_number"]
+    assert depot.api.get(f"/v1/batches/{number}").status_code == 200
+
+
+def test_delete_leaves_other_dates_and_warehouses_untouched(depot):
+    depot.receive(("P1", 10), day="2026-03-01")
+    depot.receive(("P1", 10), day="2026-03-01", warehouse=2)
+    depot.count(("P1", 6), day=DAY)
+    depot.count(("P1", 9), day=LATER)
+    depot.count(("P1", 1), day=DAY, warehouse=2)
+    later = depot.stocktaking(LATER)
+    assert depot.delete(DAY).status_code == 200
+    assert [(s["date"], s["id_warehouse"]) for s in depot.stocktakings()] == [(DAY, 2), (LATER, 1)]
+    assert depot.stocktaking(LATER) == later
+    # Without the first stocktaking's -4, the later one's +3 leaves 13.
+    assert depot.stock("P1") == 13
+    assert depot.stock("P1", warehouse=2) == 1
+
+
+def test_a_new_count_after_delete_starts_a_fresh_stocktaking(depot):
+    depot.receive(("P1", 10))
+    depot.count(("P1", 4))
+    depot.delete()
+    depot.count(("P1", 8))
+    assert depot.items() == {("P1", ""): (8, 10, -2)}
+    assert depot.stock("P1") == 8
+
+
+@pytest.mark.parametrize("query", [
+    "", "?date=2026-03-02", "?id_warehouse=1", "?date=2026-02-30&id_warehouse=1",
+    "?date=02.03.2026&id_warehouse=1", "?date=2026-03-02&id_warehouse=x",
+    "?date=2026-03-02&id_warehouse=-1", "?date=2026-03-02&id_warehouse=1&extra=1",
+])
+def test_delete_validates_its_query(depot, query):
+    depot.count(("P1", 1))
+    r = depot.api.delete(f"/v1/stocktakings/{query}")
+    assert r.status_code == 422, r.json
+    assert r.json["error"]["code"] == "validation_error"
+    assert len(depot.stocktakings()) == 1
+
+
+# --- keys -----------------------------------------------------------------------------------
+
+def test_a_key_limited_to_one_warehouse_lists_only_its_stocktakings(depot, api_as):
+    depot.count(("P1", 1), warehouse=1)
+    depot.count(("P1", 2), warehouse=2)
+    listed = depot.stocktakings(api=api_as("read_w1"))
+    assert [s["id_warehouse"] for s in listed] == [1]
+    assert [s["id_warehouse"] for s in depot.stocktakings(api=api_as("read"))] == [1, 2]
+
+
+def test_delete_needs_an_admin_key(depot, api_as):
+    depot.count(("P1", 1))
+    for name in ("read", "scan", "read_w1"):
+        assert depot.delete(api=api_as(name)).status_code == 403
+    assert len(depot.stocktakings()) == 1
+
+
+def test_a_key_limited_to_one_warehouse_may_not_delete_in_another(app, depot, api_as):
+    with app.app_context():
+        key = auth.create_key(db.session, "admin_w1", "admin", [1])
+        db.session.remove()
+    depot.count(("P1", 1), warehouse=1)
+    depot.count(("P1", 2), warehouse=2)
+    r = depot.delete(warehouse=2, api=api_as(key))
+    assert r.status_code == 403
+    assert r.json["error"]["code"] == "forbidden"
+    # Also where there is nothing to delete: the key learns nothing about warehouse 2.
+    assert depot.delete(day=LATER, warehouse=2, api=api_as(key)).status_code == 403
+    assert depot.delete(warehouse=1, api=api_as(key)).status_code == 200
+    assert [s["id_warehouse"] for s in depot.stocktakings()] == [2]
+
+
+def test_list_needs_a_key(client, depot):
+    assert client.get("/v1/stocktakings/list").status_code == 401
