@@ -62,15 +62,17 @@ def _batches(session, query, level: int, headers_only: bool) -> list[dict]:
             BatchItem, level)))
     headers = session.scalars(query.order_by(Batch.batch_number)).all()
     items, extras = {}, {}
-    if not headers_only and headers:
+    if headers:
         numbers = query.with_only_columns(Batch.batch_number).scalar_subquery()
-        items = _group(session.execute(_at_level(
-            select(*BatchItem.__table__.c).where(BatchItem.batch_number.in_(numbers)), BatchItem, level)
-            .order_by(BatchItem.batch_number, BatchItem.position)), "batch_number")
+        # Extras are part of the header (the key/value notes of the batch); only items are left out.
         extras = _group(session.execute(
             select(BatchExtra.batch_number, BatchExtra.key, BatchExtra.value)
             .where(BatchExtra.batch_number.in_(numbers))
             .order_by(BatchExtra.batch_number, BatchExtra.position)), "batch_number")
+    if headers and not headers_only:
+        items = _group(session.execute(_at_level(
+            select(*BatchItem.__table__.c).where(BatchItem.batch_number.in_(numbers)), BatchItem, level)
+            .order_by(BatchItem.batch_number, BatchItem.position)), "batch_number")
     return [{"batch_settings": batch,
              "batch_items": items.get(batch.batch_number, []),
              "batch_extras": extras.get(batch.batch_number, [])} for batch in headers]

@@ -450,7 +450,8 @@ class BatchExtraSchema(Schema):
 class BatchCreateSchema(Schema):
     batch_settings = fields.Nested(BatchSettingsCreateSchema, required=True)
     batch_items = BatchItems(required=True)
-    batch_extras = fields.List(fields.Nested(BatchExtraSchema), load_default=list)
+    # No default: the retry digest must tell a left-out list from an empty one.
+    batch_extras = fields.List(fields.Nested(BatchExtraSchema))
 
 
 batch_create_schema = BatchCreateSchema()

@@ -44,31 +44,19 @@ def item_errors(errors: dict[int, dict]) -> Invalid:
 
 def create_order(session, caller: Caller, fields: dict) -> None:
     """Import an order document; it starts in state 1 (imported)."""
+    # Rules the body alone decides are shape errors: they answer before the key's
+    # warehouse and a duplicate document_number (DESIGN §3, order of errors).
+    errors = _order_line_errors(fields)
+    if errors:
+        raise Invalid("The order document has invalid items.", {"data": {"items": errors}})
     caller.require_warehouse(fields["id_warehouse"])
     with writing(session):
         if session.get(OrderDocument, fields["document_number"]) is not None:
             raise Conflict(f"Order document {fields['document_number']!r} exists already.")
-        directions = fields["batch_settings"]["allowed_directions"]
-        errors = {}
-        numbers = set()
         codes = {item["product_code"] for item in fields["items"]}
         known = set(session.scalars(select(Product.product_code).where(Product.product_code.in_(codes))))
-        for index, item in enumerate(fields["items"]):
-            problems = {}
-            if item["item_number"] in numbers:
-                problems["item_number"] = ["Repeats an item_number of this document."]
-            numbers.add(item["item_number"])
-            if item["product_code"] not in known:
-                problems["product_code"] = [f"No product {item['product_code']!r}."]
-            if "direction" not in item:
-                if len(set(directions)) > 1:
-                    problems["direction"] = ["Required when the document allows both directions."]
-                else:
-                    item["direction"] = directions[0]
-            elif item["direction"] not in directions:
-                problems["direction"] = ["Not among the document's allowed_directions."]
-            if problems:
-                errors[index] = problems
+        errors = {index: {"product_code": [f"No product {item['product_code']!r}."]}
+                  for index, item in enumerate(fields["items"]) if item["product_code"] not in known}
         if errors:
             raise Invalid("The order document has invalid items.", {"data": {"items": errors}})
         if fields["id_customer"] and session.get(Customer, fields["id_customer"]) is None:
@@ -79,8 +67,9 @@ def create_order(session, caller: Caller, fields: dict) -> None:
             document_number=fields["document_number"], description=fields["description"],
             id_warehouse=fields["id_warehouse"], id_customer=fields["id_customer"],
             expiration_limit=fields["expiration_limit"], state=IMPORTED,
-            allowed_types=",".join(sorted(set(settings["allowed_types"]), reverse=True)),
-            allowed_directions=",".join(sorted(set(directions))),
+            # Both kept in the order the interface names them (R, V and I, O).
+            allowed_types=",".join(sorted(set(settings["allowed_types"]))),
+            allowed_directions=",".join(sorted(set(settings["allowed_directions"]))),
             items=[OrderItem(
                 item_number=item["item_number"], product_code=item["product_code"], lot=item["lot"],
                 amount_ordered_milli=item["amount_ordered_milli"], amount_delivered_milli=0,
@@ -88,6 +77,28 @@ def create_order(session, caller: Caller, fields: dict) -> None:
                 note=item["meta"]["note"],
             ) for item in fields["items"]],
         ))
+
+
+def _order_line_errors(fields: dict) -> dict[int, dict]:
+    """item_number unique in the document; direction given unless only one is allowed (then filled in)."""
+    directions = fields["batch_settings"]["allowed_directions"]
+    errors = {}
+    numbers = set()
+    for index, item in enumerate(fields["items"]):
+        problems = {}
+        if item["item_number"] in numbers:
+            problems["item_number"] = ["Repeats an item_number of this document."]
+        numbers.add(item["item_number"])
+        if "direction" not in item:
+            if len(set(directions)) > 1:
+                problems["direction"] = ["Required when the document allows both directions."]
+            else:
+                item["direction"] = directions[0]
+        elif item["direction"] not in directions:
+            problems["direction"] = ["Not among the document's allowed_directions."]
+        if problems:
+            errors[index] = problems
+    return errors
 
 
 def get_order(session, caller: Caller, document_number: str) -> OrderDocument:
@@ -195,7 +206,7 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
         for row in rows:
             row["doc_number"], row["doc_item_number"] = doc_number, row["position"]
     insert_rows(session, BatchItem.__table__, rows)
-    if batch["batch_extras"]:
+    if batch.get("batch_extras"):
         session.execute(insert(BatchExtra), [
             {"batch_number": settings["batch_number"], "position": i, **extra}
             for i, extra in enumerate(batch["batch_extras"], start=1)

@@ -4,3 +4,59 @@
 def product(code="P1", **fields):
     """A product body with the required fields."""
     return {"product_code": code, "name": f"Product {code}", "base_unit": "pc", **fields}
+
+
+def item(code, amount, unit="pc", **fields):
+    """A batch item as a scanner sends it."""
+    return {"product_code": code, "amount": amount, "unit": unit, **fields}
+
+
+def batch(number, items, extras=None, **settings):
+    """A batch body: R, goods-in, warehouse 1 unless settings say otherwise.
+
+    batch_number and id_warehouse go as strings, as scanners send them.
+    """
+    body = {
+        "batch_settings": {"batch_number": str(number), "id_warehouse": "1", "direction": "I",
+                           "type": "R", **settings},
+        "batch_items": items,
+    }
+    if extras is not None:
+        body["batch_extras"] = extras
+    return body
+
+
+def order_item(number, code, amount_ordered, **fields):
+    """A line of an order document."""
+    return {"item_number": number, "product_code": code, "amount_ordered": amount_ordered, **fields}
+
+
+def order(number="D1", items=None, types=("R",), directions=("I",), **fields):
+    """An order document body for warehouse 1 (one line of 10 P1 unless items are given)."""
+    return {
+        "document_number": number, "id_warehouse": 1,
+        "batch_settings": {"allowed_types": list(types), "allowed_directions": list(directions)},
+        "items": items if items is not None else [order_item(1, "P1", 10)],
+        **fields,
+    }
+
+
+def created(response):
+    """Assert a create answered 201 {} and return the response."""
+    assert response.status_code == 201, response.json
+    assert response.json == {}
+    return response
+
+
+def error_fields(response, status=422):
+    """Assert the error status and return the `fields` of the error body ({} if none)."""
+    assert response.status_code == status, response.json
+    return response.json["error"].get("fields", {})
+
+
+def add_products(api):
+    """P1 and P2 in pieces (P1 also in boxes of 6 and doses of 0.125), LOT kept by lot, OFF inactive."""
+    for body in (product("P1", packaging=[{"unit": "box", "amount_base_units": 6},
+                                          {"unit": "dose", "amount_base_units": "0.125"}]),
+                 product("P2"), product("LOT", lot_level=1), product("OFF", active=0)):
+        created(api.post("/v1/products/", body))

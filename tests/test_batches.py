@@ -1,0 +1,730 @@
+"""Operations 10-12: add, view and filter batches (DESIGN §3, §4, §6, §7)."""
+import re
+from datetime import date, timedelta
+from decimal import Decimal
+
+import pytest
+from sqlalchemy import select
+
+from helpers import add_products, batch, created, error_fields, item, order, order_item
+from models import Balance
+
+TODAY = date.today()
+YEAR = TODAY.year
+TS = "2024-05-01T10:00:00.000+0200"
+
+
+@pytest.fixture(autouse=True)
+def products(api):
+    add_products(api)
+
+
+def post(api, body):
+    return api.post("/v1/batches/", body)
+
+
+def view(api, number):
+    r = api.get(f"/v1/batches/{number}")
+    assert r.status_code == 200, r.json
+    return r.json["item"]
+
+
+def balance(session, code, lot="", warehouse=1):
+    """Book stock in thousandths, read afresh (None: no balance row)."""
+    session.rollback()
+    return session.scalar(select(Balance.amount_milli).where(
+        Balance.id_warehouse == warehouse, Balance.product_code == code, Balance.lot == lot))
+
+
+def all_docs(api):
+    r = api.post("/v1/docs/filter", {})
+    assert r.status_code == 200, r.json
+    return r.json["list"]
+
+
+def order_view(api, number="D1"):
+    r = api.get(f"/v1/documents/{number}")
+    assert r.status_code == 200, r.json
+    return r.json["item"]
+
+
+def delivered(api, number="D1"):
+    return [line["amount_delivered"] for line in order_view(api, number)["items"]]
+
+
+def stock_in(api, number, items, **settings):
+    created(post(api, batch(number, items, **settings)))
+
+
+# --- add and view ---------------------------------------------------------------------------
+
+def test_add_answers_201_and_view_returns_everything(api):
+    created(post(api, batch(1, [
+        item("P1", 2, barcode="8590001", date_exp="2030-01-31", name="milk", palette=3, status=1,
+             timestamp_client=TS, wplace="A-01"),
+        item("P1", 1, "box"),
+    ], extras=[{"key": "gate", "value": "3"}, {"key": "driver", "value": "Ann"}],
+        app_version="1.2.0", name="morning", truck=7)))
+    found = view(api, 1)
+    assert found["batch_settings"] == {
+        "batch_number": 1, "app_version": "1.2.0", "date": TODAY.isoformat(),
+        "created_date": TODAY.isoformat(), "direction": "I", "id_warehouse": 1, "name": "morning",
+        "truck": 7, "type": "R", "document_number": "",
+    }
+    assert found["batch_extras"] == [{"key": "gate", "value": "3"}, {"key": "driver", "value": "Ann"}]
+    items = found["batch_items"]
+    assert all(isinstance(i.pop("id_batch_item"), int) for i in items)
+    doc_number = all_docs(api)[0]["doc_number"]
+    assert items == [
+        {"user_visible_batch_item_id": 1, "batch_number": 1, "doc_number": doc_number,
+         "doc_item_number": 1, "amount_base_unit": 2, "barcode": "8590001", "date_exp": "2030-01-31",
+         "lot": "", "name": "milk", "palette": 3, "product_code": "P1", "status": 1,
+         "timestamp_client": TS, "wplace": "A-01"},
+        {"user_visible_batch_item_id": 2, "batch_number": 1, "doc_number": doc_number,
+         "doc_item_number": 2, "amount_base_unit": 6, "barcode": "", "date_exp": "", "lot": "",
+         "name": "", "palette": 0, "product_code": "P1", "status": 0, "timestamp_client": "",
+         "wplace": ""},
+    ]
+
+
+def test_optional_settings_default(api):
+    created(post(api, batch(1, [item("P1", 1)])))
+    settings = view(api, 1)["batch_settings"]
+    assert settings["app_version"] == settings["name"] == settings["document_number"] == ""
+    assert settings["truck"] == 0
+    assert view(api, 1)["batch_extras"] == []
+
+
+def test_business_date_is_kept_and_created_date_is_the_server_day(api):
+    created(post(api, batch(1, [item("P1", 1)], date="2020-02-03", created_date="2001-01-01")))
+    settings = view(api, 1)["batch_settings"]
+    assert settings["date"] == "2020-02-03"
+    assert settings["created_date"] == TODAY.isoformat()
+
+
+def test_future_business_date_is_allowed(api):
+    later = (TODAY + timedelta(days=30)).isoformat()
+    created(post(api, batch(1, [item("P1", 1)], date=later)))
+    assert view(api, 1)["batch_settings"]["date"] == later
+
+
+@pytest.mark.parametrize("number, warehouse", [(5, 1), ("5", "1"), (5, "1"), ("5", 1), (" 5", "01")])
+def test_batch_number_and_warehouse_may_be_numbers_or_numeric_strings(api, number, warehouse):
+    created(post(api, batch(number, [item("P1", 1)], id_warehouse=warehouse)))
+    settings = view(api, 5)["batch_settings"]
+    assert (settings["batch_number"], settings["id_warehouse"]) == (5, 1)
+
+
+@pytest.mark.parametrize("amount", ["1.5", 1.5, "1.500"])
+def test_amounts_may_be_numbers_or_numeric_strings(api, session, amount):
+    created(post(api, batch(1, [item("P1", amount)])))
+    assert view(api, 1)["batch_items"][0]["amount_base_unit"] == 1.5
+    assert balance(session, "P1") == 1500
+
+
+@pytest.mark.parametrize("line, base", [
+    (item("P1", 2, "box"), 12),
+    (item("P1", 2, "box", amount_base_unit="12.000"), 12),
+    (item("P1", "0.008", "dose"), Decimal("0.001")),
+    (item("P1", 3, "dose", amount_base_unit="0.375"), 0.375),
+    (item("LOT", 1, lot="A"), 1),
+])
+def test_units_convert_to_base_units(api, line, base):
+    created(post(api, batch(1, [line])))
+    assert view(api, 1)["batch_items"][0]["amount_base_unit"] == base
+
+
+# --- refused items ----------------------------------------------------------------------------
+
+BAD_ITEMS = [
+    ("unknown product", item("NOPE", 1), "product_code"),
+    ("inactive product", item("OFF", 1), "product_code"),
+    ("unit not base nor packaging", item("P1", 1, "kg"), "unit"),
+    ("unit of another product", item("P2", 1, "box"), "unit"),
+    ("amount_base_unit mismatch", item("P1", 2, "box", amount_base_unit=6), "amount_base_unit"),
+    ("conversion beyond 3 places", item("P1", "0.001", "dose"), "amount"),
+    ("lot required", item("LOT", 1), "lot"),
+    ("lot required, empty", item("LOT", 1, lot=""), "lot"),
+    ("lot forbidden", item("P1", 1, lot="A"), "lot"),
+    ("amount zero", item("P1", 0), "amount"),
+    ("amount negative", item("P1", -1), "amount"),
+    ("amount 4 places", item("P1", "0.0001"), "amount"),
+    ("amount not a number", item("P1", "one"), "amount"),
+    ("amount bool", item("P1", True), "amount"),
+    ("amount_base_unit not a number", item("P1", 1, amount_base_unit="x"), "amount_base_unit"),
+    ("date_exp not a date", item("P1", 1, date_exp="2024-02-30"), "date_exp"),
+    ("date_exp format", item("P1", 1, date_exp="30.1.2024"), "date_exp"),
+    ("timestamp without offset", item("P1", 1, timestamp_client="2024-05-01T10:00:00.000"),
+     "timestamp_client"),
+    ("timestamp without millis", item("P1", 1, timestamp_client="2024-05-01T10:00:00+0200"),
+     "timestamp_client"),
+    ("palette not whole", item("P1", 1, palette="3"), "palette"),
+    ("palette beyond 64 bits", item("P1", 1, palette=2**63), "palette"),
+    ("status beyond 64 bits", item("P1", 1, status=-2**63 - 1), "status"),
+    ("status not whole", item("P1", 1, status=1.5), "status"),
+    ("unknown field", item("P1", 1, colour="red"), "colour"),
+    ("product_code missing", {"amount": 1, "unit": "pc"}, "product_code"),
+    ("product_code empty", item("", 1), "product_code"),
+    ("amount missing", {"product_code": "P1", "unit": "pc"}, "amount"),
+    ("unit missing", {"product_code": "P1", "amount": 1}, "unit"),
+]
+
+
+@pytest.mark.parametrize("case, bad, field", BAD_ITEMS, ids=[case for case, _, _ in BAD_ITEMS])
+def test_bad_item_is_422_naming_it_and_books_nothing(api, session, case, bad, field):
+    r = post(api, batch(1, [item("P1", 1), bad]))
+    fields = error_fields(r)
+    assert r.json["error"]["code"] == "validation_error"
+    assert list(fields["data"]["batch_items"]) == ["1"]
+    assert field in fields["data"]["batch_items"]["1"], fields
+    assert api.get("/v1/batches/1").status_code == 404
+    assert all_docs(api) == []
+    assert balance(session, "P1") is None
+
+
+def test_every_bad_item_is_named(api):
+    fields = error_fields(post(api, batch(1, [item("NOPE", 1), item("P1", 1), item("P1", 1, "kg")])))
+    assert sorted(fields["data"]["batch_items"]) == ["0", "2"]
+
+
+def test_a_count_may_be_zero_but_not_negative(api):
+    created(post(api, batch(1, [item("P1", 0)], type="V")))
+    assert view(api, 1)["batch_items"][0]["amount_base_unit"] == 0
+    fields = error_fields(post(api, batch(2, [item("P1", -1)], type="V")))
+    assert "amount" in fields["data"]["batch_items"]["0"]
+
+
+@pytest.mark.parametrize("items", [[], None, {}, "P1"])
+def test_batch_items_must_be_a_non_empty_list(api, items):
+    body = batch(1, [])
+    if items is None:
+        del body["batch_items"]
+    else:
+        body["batch_items"] = items
+    fields = error_fields(post(api, body))
+    assert "batch_items" in fields["data"]
+
+
+@pytest.mark.parametrize("field, value", [
+    ("batch_number", None), ("id_warehouse", None), ("direction", None), ("type", None),
+    ("batch_number", 0), ("batch_number", "-1"), ("batch_number", "1.5"), ("batch_number", "x"),
+    ("batch_number", True), ("id_warehouse", "w1"), ("direction", "X"), ("direction", ""),
+    ("type", "Q"), ("date", "2024-13-01"), ("date", ""), ("truck", "7"), ("name", 5),
+    ("document_number", 12), ("colour", "red"),
+    ("batch_number", 2**63), ("batch_number", str(10**18)), ("id_warehouse", 10**20), ("truck", 2**63),
+])
+def test_bad_settings_are_422_naming_the_field(api, field, value):
+    body = batch(1, [item("P1", 1)])
+    if value is None:
+        del body["batch_settings"][field]
+    else:
+        body["batch_settings"][field] = value
+    fields = error_fields(post(api, body))
+    assert field in fields["data"]["batch_settings"], fields
+
+
+@pytest.mark.parametrize("extras, field", [
+    ([{"key": "k"}], "value"), ([{"key": "k", "value": "v", "colour": "red"}], "colour"),
+    ([{"key": 1, "value": "v"}], "key"),
+])
+def test_bad_extras_are_422_naming_the_field(api, extras, field):
+    fields = error_fields(post(api, batch(1, [item("P1", 1)], extras=extras)))
+    assert field in fields["data"]["batch_extras"]["0"], fields
+
+
+def test_unknown_field_beside_the_parts_is_422_naming_it(api):
+    body = {**batch(1, [item("P1", 1)]), "batch_colour": "red"}
+    fields = error_fields(post(api, body))
+    assert "batch_colour" in fields["data"]
+
+
+def test_missing_data_is_400(api):
+    assert api.post("/v1/batches/", body=batch(1, [item("P1", 1)])).status_code == 400
+
+
+# --- keys and warehouses ---------------------------------------------------------------------
+
+def test_a_read_key_may_not_add_batches(api_as):
+    assert api_as("read").post("/v1/batches/", batch(1, [item("P1", 1)])).status_code == 403
+
+
+def test_a_key_limited_to_warehouse_1_may_not_add_in_warehouse_2(api, api_as, session):
+    scanner = api_as("scan_w1")
+    r = scanner.post("/v1/batches/", batch(1, [item("P1", 1)], id_warehouse="2"))
+    assert r.status_code == 403, r.json
+    assert api.get("/v1/batches/1").status_code == 404
+    assert balance(session, "P1", warehouse=2) is None
+    created(scanner.post("/v1/batches/", batch(1, [item("P1", 1)], id_warehouse="1")))
+
+
+def test_shape_of_the_fields_answers_before_the_warehouse_of_the_key(api_as):
+    r = api_as("scan_w1").post("/v1/batches/", batch(1, [item("P1", 1, colour="red")], id_warehouse="2"))
+    assert r.status_code == 422
+
+
+def test_view_unknown_batch_is_404(api):
+    assert api.get("/v1/batches/99").status_code == 404
+    assert api.get("/v1/batches/abc").status_code == 404
+    assert api.get(f"/v1/batches/{2**63}").status_code == 404
+    assert api.get(f"/v1/batches/{10**30}").status_code == 404
+
+
+def test_batch_of_another_warehouse_is_404_for_a_limited_key(api, api_as):
+    stock_in(api, 1, [item("P1", 1)], id_warehouse="2")
+    stock_in(api, 2, [item("P1", 1)], id_warehouse="1")
+    assert api_as("read_w1").get("/v1/batches/1").status_code == 404
+    assert api_as("scan_w1").get("/v1/batches/1").status_code == 404
+    assert api_as("read_w1").get("/v1/batches/2").status_code == 200
+    assert api_as("read").get("/v1/batches/1").status_code == 200
+
+
+# --- safe retries -----------------------------------------------------------------------------
+
+def test_identical_retry_answers_201_and_books_nothing_more(api, session):
+    body = batch(1, [item("P1", 2), item("P1", 1, "box")], extras=[{"key": "k", "value": "v"}])
+    created(post(api, body))
+    created(post(api, body))
+    created(post(api, body))
+    assert balance(session, "P1") == 8000
+    assert len(all_docs(api)) == 1
+    assert len(view(api, 1)["batch_items"]) == 2
+
+
+def test_retry_with_numbers_for_numeric_strings_is_the_same_batch(api, session):
+    created(post(api, batch("7", [item("P1", "1.5", amount_base_unit="1.5")], id_warehouse="1",
+                            truck=3)))
+    created(post(api, batch(7, [item("P1", 1.5, amount_base_unit="1.500")], id_warehouse=1, truck=3)))
+    assert balance(session, "P1") == 1500
+    assert len(all_docs(api)) == 1
+
+
+def test_retry_ignores_a_sent_created_date(api):
+    created(post(api, batch(1, [item("P1", 1)], created_date="2001-01-01")))
+    created(post(api, batch(1, [item("P1", 1)], created_date="2002-02-02")))
+    assert len(all_docs(api)) == 1
+
+
+@pytest.mark.parametrize("change", [
+    lambda b: b["batch_items"][0].update(amount=3),
+    lambda b: b["batch_items"].append(item("P1", 1)),
+    lambda b: b["batch_settings"].update(direction="O"),
+    lambda b: b["batch_settings"].update(id_warehouse="2"),
+    lambda b: b["batch_settings"].update(date="2020-01-01"),
+    lambda b: b["batch_settings"].update(name=""),  # a field left out stays left out
+    lambda b: b["batch_items"][0].update(wplace=""),
+    lambda b: b.update(batch_extras=[{"key": "k", "value": "v"}]),
+    lambda b: b.update(batch_extras=[]),  # left out is not the same as empty
+])
+def test_same_number_with_other_content_is_409_and_changes_nothing(api, session, change):
+    body = batch(1, [item("P1", 2)])
+    created(post(api, body))
+    before = view(api, 1)
+    retry = batch(1, [item("P1", 2)])
+    change(retry)
+    r = post(api, retry)
+    assert r.status_code == 409, r.json
+    assert r.json["error"]["code"] == "conflict"
+    assert view(api, 1) == before
+    assert balance(session, "P1") == 2000
+    assert balance(session, "P1", warehouse=2) is None
+    assert len(all_docs(api)) == 1
+
+
+def test_warehouse_of_the_key_answers_before_a_batch_number_taken(api, api_as):
+    stock_in(api, 1, [item("P1", 1)], id_warehouse="2")
+    r = api_as("scan_w1").post("/v1/batches/", batch(1, [item("P1", 1)], id_warehouse="2"))
+    assert r.status_code == 403
+
+
+def test_batch_numbers_are_unique_across_warehouses(api, session):
+    stock_in(api, 1, [item("P1", 1)], id_warehouse="1")
+    r = post(api, batch(1, [item("P1", 1)], id_warehouse="2"))
+    assert r.status_code == 409
+    assert balance(session, "P1", warehouse=2) is None
+
+
+def test_retry_with_other_content_answers_409_before_its_bad_product(api):
+    stock_in(api, 1, [item("P1", 1)])
+    assert post(api, batch(1, [item("NOPE", 1)])).status_code == 409
+
+
+def test_retry_with_other_content_answers_409_before_stock(api):
+    stock_in(api, 1, [item("P1", 1)])
+    assert post(api, batch(1, [item("P1", 5)], direction="O")).status_code == 409
+
+
+def test_identical_retry_answers_201_after_its_order_closed(api):
+    created(api.post("/v1/documents/", order("D1", [order_item(1, "P1", 2)])))
+    body = batch(1, [item("P1", 2)], document_number="D1")
+    created(post(api, body))
+    assert order_view(api)["state"] == 0
+    created(post(api, body))
+    assert delivered(api) == [2]
+
+
+def test_a_failed_batch_number_may_be_used_again(api, session):
+    assert post(api, batch(1, [item("NOPE", 1)])).status_code == 422
+    created(post(api, batch(1, [item("P1", 1)])))
+    assert balance(session, "P1") == 1000
+
+
+# --- stock ------------------------------------------------------------------------------------
+
+def test_goods_out_lowers_the_stock(api, session):
+    stock_in(api, 1, [item("P1", 5)])
+    created(post(api, batch(2, [item("P1", 2), item("P1", 3)], direction="O")))
+    assert balance(session, "P1") == 0
+
+
+def test_goods_out_beyond_stock_is_409_listing_the_short_items(api, session):
+    stock_in(api, 1, [item("P1", 5), item("P2", 5)])
+    # each P1 line alone is within the stock; together they are not
+    r = post(api, batch(2, [item("P1", 3), item("P2", 1), item("P1", 3)], direction="O"))
+    fields = error_fields(r, 409)
+    assert r.json["error"]["code"] == "conflict"
+    assert sorted(fields["data"]["batch_items"]) == ["0", "2"]
+    assert balance(session, "P1") == 5000 and balance(session, "P2") == 5000
+    assert api.get("/v1/batches/2").status_code == 404
+    assert len(all_docs(api)) == 1
+
+
+def test_goods_out_of_nothing_is_409(api, session):
+    r = post(api, batch(1, [item("P2", "0.001")], direction="O"))
+    assert list(error_fields(r, 409)["data"]["batch_items"]) == ["0"]
+    assert balance(session, "P2") is None
+
+
+@pytest.mark.parametrize("stock_settings, out", [
+    ({"id_warehouse": "2"}, item("P1", 1)),  # stock of another warehouse does not count
+    ({}, item("LOT", 1, lot="B")),           # nor stock of another lot
+])
+def test_stock_is_kept_per_warehouse_and_lot(api, stock_settings, out):
+    stock_in(api, 1, [item("P1", 5), item("LOT", 5, lot="A")], **stock_settings)
+    assert post(api, batch(2, [out], direction="O")).status_code == 409
+
+
+def test_stock_is_counted_in_base_units(api, session):
+    stock_in(api, 1, [item("P1", 1, "box")])
+    assert post(api, batch(2, [item("P1", 2, "box")], direction="O")).status_code == 409
+    created(post(api, batch(3, [item("P1", 4, "dose"), item("P1", "5.5")], direction="O")))
+    assert balance(session, "P1") == 0
+
+
+def test_negative_stock_may_be_allowed(api, app, session):
+    app.config["ALLOW_NEGATIVE_STOCK"] = True
+    created(post(api, batch(1, [item("P1", 3), item("P1", "0.5")], direction="O")))
+    assert balance(session, "P1") == -3500
+
+
+# --- atomicity and document numbers --------------------------------------------------------
+
+def test_a_refused_batch_leaves_no_trace_and_consumes_no_number(api, session):
+    created(api.post("/v1/documents/", order("D1", [order_item(1, "P1", 10)], directions=("O",))))
+    stock_in(api, 1, [item("P1", 5)])
+    # refused at the last step (stock), after the order was filled and the lines checked
+    r = post(api, batch(2, [item("P1", 3), item("P1", 3)], direction="O", document_number="D1"))
+    assert r.status_code == 409, r.json
+    # refused at the first rule (product)
+    assert post(api, batch(3, [item("P1", 1), item("NOPE", 1)], direction="O")).status_code == 422
+    for number in (2, 3):
+        assert api.get(f"/v1/batches/{number}").status_code == 404
+    assert [d["batch_number"] for d in all_docs(api)] == [1]
+    assert balance(session, "P1") == 5000
+    assert delivered(api) == [0] and order_view(api)["state"] == 1
+
+    created(post(api, batch(4, [item("P1", 1)], direction="O", document_number="D1")))
+    created(post(api, batch(5, [item("P1", 1)])))
+    docs = all_docs(api)
+    assert [(d["doc_number"], d["ufid"], d["batch_number"]) for d in docs] == [
+        (1, f"I-{YEAR}-000001", 1), (2, f"O-{YEAR}-000001", 4), (3, f"I-{YEAR}-000002", 5)]
+    assert delivered(api) == [1]
+
+
+def test_ten_items_of_a_tenth_make_exactly_one(api, session):
+    created(api.post("/v1/documents/", order("D1", [order_item(1, "P1", 1)])))
+    created(post(api, batch(1, [item("P1", 0.1) for _ in range(10)], document_number="D1")))
+    assert balance(session, "P1") == 1000
+    text = api.get("/v1/documents/D1").get_data(as_text=True)
+    assert re.search(r'"amount_delivered":\s*1[,}\s]', text), text
+    assert "0.9999" not in text and "1.0000" not in text
+    assert order_view(api)["state"] == 0
+    created(post(api, batch(2, [item("P1", "0.1") for _ in range(10)], direction="O")))
+    assert balance(session, "P1") == 0
+
+
+# --- batches against their order document ----------------------------------------------------
+
+def add_order(api, body):
+    created(api.post("/v1/documents/", body))
+
+
+@pytest.mark.parametrize("settings, field", [
+    ({"document_number": "NOPE"}, "document_number"),
+    ({"document_number": "D1", "id_warehouse": "2"}, "id_warehouse"),
+    ({"document_number": "D1", "type": "V"}, "type"),
+    ({"document_number": "D1", "direction": "O"}, "direction"),
+])
+def test_batch_that_does_not_fit_its_order_is_422(api, settings, field):
+    add_order(api, order("D1"))
+    fields = error_fields(post(api, batch(1, [item("P1", 1)], **settings)))
+    assert field in fields["data"]["batch_settings"], fields
+    assert delivered(api) == [0]
+
+
+def test_order_of_another_warehouse_is_unknown_to_a_limited_key(api, api_as):
+    add_order(api, order("D2", id_warehouse=2))
+    r = api_as("scan_w1").post("/v1/batches/", batch(1, [item("P1", 1)], document_number="D2"))
+    assert "document_number" in error_fields(r)["data"]["batch_settings"]
+
+
+@pytest.mark.parametrize("lines, sent", [
+    ([order_item(1, "P1", 10, direction="I")], item("P2", 1)),                    # product
+    ([order_item(1, "LOT", 10, lot="A", direction="I")], item("LOT", 1, lot="B")),  # lot
+    ([order_item(1, "P1", 10, direction="O"), order_item(2, "P2", 10, direction="I")],
+     item("P1", 1)),                                                              # direction
+])
+def test_items_not_on_the_order_are_422(api, lines, sent):
+    add_order(api, order("D1", lines, directions=("I", "O")))
+    fields = error_fields(post(api, batch(1, [sent], document_number="D1")))
+    assert "product_code" in fields["data"]["batch_items"]["0"]
+    assert order_view(api)["state"] == 1
+
+
+def test_more_than_ordered_is_422(api, session):
+    add_order(api, order("D1", [order_item(1, "P1", 10)]))
+    fields = error_fields(post(api, batch(1, [item("P1", 6), item("P1", 5)], document_number="D1")))
+    assert list(fields["data"]["batch_items"]) == ["1"]
+    assert "amount" in fields["data"]["batch_items"]["1"]
+    assert balance(session, "P1") is None
+    assert delivered(api) == [0]
+    created(post(api, batch(2, [item("P1", 6), item("P1", 4)], document_number="D1")))
+    assert delivered(api) == [10]
+    assert post(api, batch(3, [item("P1", "0.001")], document_number="D1")).status_code == 409  # closed
+
+
+def test_lines_fill_those_naming_the_lot_first_then_those_without_by_item_number(api):
+    add_order(api, order("D1", [
+        order_item(4, "LOT", 2, lot="B"),
+        order_item(1, "LOT", 5),
+        order_item(3, "LOT", 4),
+        order_item(2, "LOT", 3, lot="A"),
+    ]))
+    created(post(api, batch(1, [item("LOT", 6, lot="A")], document_number="D1")))
+    # lines by item_number: 1 (no lot) 2 (A) 3 (no lot) 4 (B)
+    assert delivered(api) == [3, 3, 0, 0]
+    created(post(api, batch(2, [item("LOT", 5, lot="B")], document_number="D1")))
+    assert delivered(api) == [5, 3, 1, 2]
+    assert order_view(api)["state"] == 3
+    assert post(api, batch(3, [item("LOT", 4, lot="C")], document_number="D1")).status_code == 422
+    created(post(api, batch(4, [item("LOT", 3, lot="C")], document_number="D1")))
+    assert delivered(api) == [5, 3, 4, 2]
+    assert order_view(api)["state"] == 0
+
+
+def test_an_order_line_counts_in_base_units(api):
+    add_order(api, order("D1", [order_item(1, "P1", 12)]))
+    created(post(api, batch(1, [item("P1", 1, "box"), item("P1", 48, "dose")], document_number="D1")))
+    assert delivered(api) == [12]
+
+
+@pytest.mark.parametrize("date_exp, status", [
+    (None, 422), ("", 422), (-1, 422), (9, 422), (10, 201), (11, 201),
+])
+def test_expiration_limit(api, date_exp, status):
+    add_order(api, order("D1", expiration_limit=10))
+    assert order_view(api)["expiration_limit_date"] == (TODAY + timedelta(days=10)).isoformat()
+    sent = item("P1", 1)
+    if date_exp is not None:
+        sent["date_exp"] = date_exp if date_exp == "" else (TODAY + timedelta(days=date_exp)).isoformat()
+    r = post(api, batch(1, [sent], document_number="D1"))
+    assert r.status_code == status, r.json
+    if status == 422:
+        assert "date_exp" in r.json["error"]["fields"]["data"]["batch_items"]["0"]
+
+
+def test_without_expiration_limit_any_date_exp_passes(api):
+    add_order(api, order("D1"))
+    created(post(api, batch(1, [item("P1", 1, date_exp="2000-01-01"), item("P1", 1)],
+                            document_number="D1")))
+
+
+def test_order_held_by_another_key_is_409(api, api_as):
+    add_order(api, order("D1"))
+    assert api_as("scan").get("/v1/documents/acquire/D1").status_code == 200
+    r = post(api, batch(1, [item("P1", 1)], document_number="D1"))
+    assert r.status_code == 409, r.json
+    assert api.get("/v1/batches/1").status_code == 404
+    created(api_as("scan").post("/v1/batches/", batch(1, [item("P1", 1)], document_number="D1")))
+    assert order_view(api)["state"] == 3
+
+
+def test_lock_older_than_the_timeout_holds_nobody_back(api, api_as, app):
+    add_order(api, order("D1"))
+    assert api_as("scan").get("/v1/documents/acquire/D1").status_code == 200
+    app.config["ACQUIRE_TIMEOUT"] = 0
+    created(post(api, batch(1, [item("P1", 1)], document_number="D1")))
+    assert order_view(api)["state"] == 3
+
+
+def test_precedence_unknown_product_before_closed_order(api):
+    add_order(api, order("D1", [order_item(1, "P1", 1)]))
+    created(post(api, batch(1, [item("P1", 1)], document_number="D1")))
+    assert post(api, batch(2, [item("NOPE", 1)], document_number="D1")).status_code == 422
+    # closed (409 state) answers before an item that is not on the order (422 order rules)
+    assert post(api, batch(3, [item("P2", 1)], document_number="D1")).status_code == 409
+
+
+def test_precedence_order_rules_before_stock(api):
+    add_order(api, order("D1", [order_item(1, "P1", 1)], directions=("O",)))
+    r = post(api, batch(1, [item("P1", 2)], document_number="D1", direction="O"))
+    assert r.status_code == 422, r.json
+
+
+def test_a_counting_order_takes_type_v_batches(api, session):
+    add_order(api, order("D1", [order_item(1, "P1", 10), order_item(2, "P1", 5)], types=("V",)))
+    # a count is not limited by the order: what is left goes to the first matching line
+    created(post(api, batch(1, [item("P1", 12), item("P1", 0)], type="V", document_number="D1")))
+    assert delivered(api) == [10, 2]
+    assert order_view(api)["state"] == 3
+    items = view(api, 1)["batch_items"]
+    assert [(i["doc_number"], i["doc_item_number"]) for i in items] == [(0, 0), (0, 0)]
+    assert balance(session, "P1") == 12000
+    created(post(api, batch(2, [item("P1", 5)], type="V", document_number="D1")))
+    assert delivered(api) == [12, 5]  # 3 fill line 2, the 2 left over go to line 1
+    assert order_view(api)["state"] == 0
+
+
+def test_a_counting_order_refuses_items_not_on_it_and_type_r(api):
+    add_order(api, order("D1", [order_item(1, "P1", 10)], types=("V",)))
+    fields = error_fields(post(api, batch(1, [item("P2", 1)], type="V", document_number="D1")))
+    assert "product_code" in fields["data"]["batch_items"]["0"]
+    fields = error_fields(post(api, batch(2, [item("P1", 1)], type="R", document_number="D1")))
+    assert "type" in fields["data"]["batch_settings"]
+
+
+# --- filter -----------------------------------------------------------------------------------
+
+@pytest.fixture
+def several(api):
+    """Batches 1-4 posted out of order in two warehouses, both directions, several dates."""
+    add_order(api, order("D1", [order_item(1, "P1", 10)]))
+    stock_in(api, 2, [item("P1", 1), item("LOT", 2, lot="A")], date="2024-01-10")
+    stock_in(api, 1, [item("P2", 1)], id_warehouse="2", date="2024-01-20")
+    stock_in(api, 3, [item("P1", 1)], direction="O", date="2024-01-15")
+    stock_in(api, 4, [item("P1", 10)], date="2024-01-20", document_number="D1")
+
+
+def numbers(response):
+    assert response.status_code == 200, response.json
+    return [b["batch_settings"]["batch_number"] for b in response.json["list"]]
+
+
+def filtered(api, data=None, query=""):
+    return api.post("/v1/batches/filter" + query, data)
+
+
+def test_filter_everything_sorted_by_batch_number(api, several):
+    r = filtered(api)
+    assert numbers(r) == [1, 2, 3, 4]
+    assert filtered(api, {}).json == r.json
+    assert api.post("/v1/batches/filter", body={}).json == r.json
+    two = r.json["list"][1]
+    assert [i["product_code"] for i in two["batch_items"]] == ["P1", "LOT"]
+    assert [(i["doc_number"], i["doc_item_number"]) for i in two["batch_items"]] == [(1, 1), (1, 2)]
+    assert two["batch_settings"]["created_date"] == TODAY.isoformat()
+
+
+@pytest.mark.parametrize("data, expected", [
+    ({"id_warehouses": []}, [1, 2, 3, 4]),
+    ({"id_warehouses": [2]}, [1]),
+    ({"id_warehouses": [1, 2]}, [1, 2, 3, 4]),
+    ({"id_warehouses": [3]}, []),
+    ({"doc_direction": ""}, [1, 2, 3, 4]),
+    ({"doc_direction": "O"}, [3]),
+    ({"doc_direction": "I"}, [1, 2, 4]),
+    ({"date_from": "2024-01-15"}, [1, 3, 4]),
+    ({"date_to": "2024-01-15"}, [2, 3]),
+    ({"date_from": "2024-01-15", "date_to": "2024-01-15"}, [3]),
+    ({"date_from": "", "date_to": ""}, [1, 2, 3, 4]),
+    ({"date_from": "2024-01-21"}, []),
+    ({"document_number": "D1"}, [4]),
+    ({"document_number": ""}, [1, 2, 3, 4]),
+    ({"document_number": "D2"}, []),
+    ({"level": -1}, [1, 2, 3, 4]),
+    ({"level": 0}, [1, 2, 3, 4]),
+    ({"level": 1}, [2]),
+    ({"id_warehouses": [1], "doc_direction": "I", "date_from": "2024-01-10", "level": 0}, [2, 4]),
+])
+def test_filter_fields(api, several, data, expected):
+    assert numbers(filtered(api, data)) == expected
+
+
+def test_level_keeps_only_items_of_that_lot_level(api, several):
+    by_level = {level: {b["batch_settings"]["batch_number"]: [i["product_code"] for i in b["batch_items"]]
+                        for b in filtered(api, {"level": level}).json["list"]} for level in (0, 1)}
+    assert by_level[1] == {2: ["LOT"]}
+    assert by_level[0][2] == ["P1"]
+
+
+def test_filter_is_narrowed_to_the_warehouses_of_the_key(api_as, several):
+    reader = api_as("read_w1")
+    assert numbers(filtered(reader)) == [2, 3, 4]
+    assert numbers(filtered(reader, {"id_warehouses": [2]})) == []
+    assert numbers(filtered(reader, {"id_warehouses": [1, 2]})) == [2, 3, 4]
+    assert numbers(filtered(api_as("scan_w1"))) == [2, 3, 4]
+
+
+@pytest.mark.parametrize("query", ["?headers=1", "?headers=true", "?headers=TRUE"])
+def test_headers_only_gives_empty_item_arrays(api, several, query):
+    r = filtered(api, {}, query)
+    assert numbers(r) == [1, 2, 3, 4]
+    assert all(b["batch_items"] == [] for b in r.json["list"])
+    assert r.json["list"][3]["batch_settings"]["document_number"] == "D1"
+
+
+@pytest.mark.parametrize("query", ["", "?headers=", "?headers=0", "?headers=false"])
+def test_without_headers_gives_everything(api, several, query):
+    assert all(b["batch_items"] for b in filtered(api, {}, query).json["list"])
+
+
+def test_headers_only_keeps_the_extras(api):
+    created(post(api, batch(1, [item("P1", 1)], extras=[{"key": "gate", "value": "2"}])))
+    [found] = filtered(api, {}, "?headers=1").json["list"]
+    assert found["batch_items"] == []
+    assert found["batch_extras"] == [{"key": "gate", "value": "2"}]
+
+
+def test_headers_only_still_applies_the_level(api, several):
+    assert numbers(filtered(api, {"level": 1}, "?headers=1")) == [2]
+
+
+@pytest.mark.parametrize("query", ["?headers=yes", "?headers=2", "?headers=-1"])
+def test_other_headers_values_are_422(api, query):
+    assert filtered(api, {}, query).status_code == 422
+
+
+@pytest.mark.parametrize("data, field", [
+    ({"warehouse": [1]}, "warehouse"),
+    ({"doc_direction": "X"}, "doc_direction"),
+    ({"level": 2}, "level"),
+    ({"level": "1"}, "level"),
+    ({"date_from": "2024-1-1"}, "date_from"),
+    ({"date_to": "tomorrow"}, "date_to"),
+    ({"id_warehouses": "1"}, "id_warehouses"),
+    ({"id_warehouses": ["x"]}, "id_warehouses"),
+    ({"id_warehouses": [2**63]}, "id_warehouses"),
+])
+def test_bad_filter_fields_are_422_naming_them(api, data, field):
+    fields = error_fields(filtered(api, data))
+    assert field in fields["data"], fields
+
+
+@pytest.mark.parametrize("body", [{"filter": {}}, {"data": []}, [], {"data": {}, "x": 1}])
+def test_bad_filter_bodies_are_400(api, body):
+    assert api.post("/v1/batches/filter", body=body).status_code == 400
+
+
+def test_type_v_batches_are_listed_with_doc_number_0(api):
+    created(post(api, batch(1, [item("P1", 3)], type="V")))
+    items = filtered(api).json["list"][0]["batch_items"]
+    assert [(i["doc_number"], i["doc_item_number"], i["amount_base_unit"]) for i in items] == [(0, 0, 3)]

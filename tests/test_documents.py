@@ -1,0 +1,371 @@
+"""Operations 6-9: list, view, acquire and add order documents (DESIGN §6)."""
+from datetime import date, datetime, timedelta
+
+import pytest
+from sqlalchemy import update
+
+import catalog
+from helpers import add_products, batch, created, error_fields, item, order, order_item
+from models import OrderDocument
+
+TODAY = date.today()
+
+
+@pytest.fixture(autouse=True)
+def products(api):
+    add_products(api)
+
+
+@pytest.fixture
+def customer(session):
+    catalog.save_customers(session, [{"id_customer": 42, "name": "Acme"}])
+    return 42
+
+
+def add(api, body):
+    return created(api.post("/v1/documents/", body))
+
+
+def view(api, number="D1"):
+    r = api.get(f"/v1/documents/{number}")
+    assert r.status_code == 200, r.json
+    return r.json["item"]
+
+
+def state(api, number="D1"):
+    return view(api, number)["state"]
+
+
+def acquire(api, number="D1"):
+    return api.get(f"/v1/documents/acquire/{number}")
+
+
+def listed(api, query=""):
+    r = api.get("/v1/documents/" + query)
+    assert r.status_code == 200, r.json
+    return r.json["list"]
+
+
+def post_batch(api, number, items, **settings):
+    return api.post("/v1/batches/", batch(number, items, **settings))
+
+
+FULL = {
+    "document_number": "D1", "description": "Delivery from Acme", "id_warehouse": 1,
+    "id_customer": 42, "expiration_limit": 30,
+    "batch_settings": {"allowed_types": ["R", "V"], "allowed_directions": ["I", "O"]},
+    "items": [
+        {"item_number": 2, "product_code": "P1", "lot": "", "amount_ordered": "2.5", "direction": "O",
+         "wplace": ["A-01", "A-02"], "meta": {"note": "fragile"}},
+        {"item_number": 1, "product_code": "LOT", "lot": "L7", "amount_ordered": 4, "direction": "I",
+         "wplace": [""]},
+    ],
+}
+
+
+# --- create and view ------------------------------------------------------------------------
+
+def test_create_answers_201_and_view_returns_everything(api, customer):
+    add(api, FULL)
+    found = view(api)
+    assert found == {
+        "document_number": "D1", "description": "Delivery from Acme", "id_warehouse": 1,
+        "id_customer": 42, "state": 1, "expiration_limit": 30,
+        "expiration_limit_date": (TODAY + timedelta(days=30)).isoformat(),
+        "batch_settings": {"allowed_types": ["R", "V"], "allowed_directions": ["I", "O"]},
+        "items": [  # by item_number
+            {"item_number": 1, "document_number": "D1", "product_code": "LOT", "lot": "L7",
+             "amount_ordered": 4, "amount_delivered": 0, "direction": "I", "wplace": [""],
+             "meta": {"note": ""}},
+            {"item_number": 2, "document_number": "D1", "product_code": "P1", "lot": "",
+             "amount_ordered": 2.5, "amount_delivered": 0, "direction": "O", "wplace": ["A-01", "A-02"],
+             "meta": {"note": "fragile"}},
+        ],
+    }
+
+
+def test_create_with_required_fields_only_applies_defaults(api):
+    add(api, {"document_number": "D1", "id_warehouse": 3,
+              "batch_settings": {"allowed_types": ["R"], "allowed_directions": ["O"]},
+              "items": [{"item_number": 1, "product_code": "P1", "amount_ordered": 1}]})
+    found = view(api)
+    assert {k: found[k] for k in ("description", "id_customer", "expiration_limit",
+                                  "expiration_limit_date", "state", "id_warehouse")} == {
+        "description": "", "id_customer": 0, "expiration_limit": 0,
+        "expiration_limit_date": TODAY.isoformat(), "state": 1, "id_warehouse": 3}
+    # the only allowed direction is the line's
+    assert found["items"] == [{"item_number": 1, "document_number": "D1", "product_code": "P1",
+                               "lot": "", "amount_ordered": 1, "amount_delivered": 0,
+                               "direction": "O", "wplace": [], "meta": {"note": ""}}]
+
+
+def test_list_and_acquire_carry_the_server_ids_of_the_lines(api, api_as, customer):
+    add(api, order("D2", [order_item(1, "P1", 1)]))
+    add(api, FULL)
+    documents = listed(api)
+    assert [d["document_number"] for d in documents] == ["D1", "D2"]
+    d1 = documents[0]
+    assert {k: d1[k] for k in ("id_warehouse", "id_customer", "state", "expiration_limit")} == {
+        "id_warehouse": 1, "id_customer": 42, "state": 1, "expiration_limit": 30}
+    assert d1["expiration_limit_date"] == (TODAY + timedelta(days=30)).isoformat()
+    assert d1["batch_settings"] == FULL["batch_settings"]
+    line = d1["items"][1]
+    assert set(line) == {"document_item_id", "user_visible_document_item_id", "document_number",
+                         "product_code", "lot", "amount_ordered", "amount_delivered", "direction",
+                         "wplace", "meta"}
+    assert line["user_visible_document_item_id"] == 2 and line["meta"] == {"note": "fragile"}
+    ids = [line["document_item_id"] for d in documents for line in d["items"]]
+    assert len(set(ids)) == 3  # unique across documents
+
+    acquired = acquire(api_as("scan")).json["item"]
+    assert acquired["state"] == 2
+    assert set(acquired["items"][0]) == set(line) - {"user_visible_document_item_id"}
+    assert [i["document_item_id"] for i in acquired["items"]] == [i["document_item_id"] for i in d1["items"]]
+    assert acquired["expiration_limit_date"] == d1["expiration_limit_date"]
+
+
+def test_unknown_document_is_404(api, api_as):
+    assert api.get("/v1/documents/NOPE").status_code == 404
+    assert acquire(api_as("scan"), "NOPE").status_code == 404
+
+
+def test_document_numbers_may_hold_slashes_and_spaces(api):
+    add(api, order("2024/07 A"))
+    assert view(api, "2024%2F07%20A")["document_number"] == "2024/07 A"
+    assert acquire(api, "2024/07 A").json["item"]["state"] == 2
+
+
+def test_list_filters_by_state(api, api_as):
+    for number in ("D1", "D2", "D3", "D4"):
+        add(api, order(number, [order_item(1, "P1", 1)]))
+    assert acquire(api_as("scan"), "D2").status_code == 200
+    assert post_batch(api, 1, [item("P1", 1)], document_number="D3").status_code == 201
+    add(api, order("D5", [order_item(1, "P1", 2)]))
+    assert post_batch(api, 2, [item("P1", 1)], document_number="D5").status_code == 201
+    by_state = {s: [d["document_number"] for d in listed(api, f"?state={s}")] for s in (0, 1, 2, 3)}
+    assert by_state == {0: ["D3"], 1: ["D1", "D4"], 2: ["D2"], 3: ["D5"]}
+    assert [d["document_number"] for d in listed(api)] == ["D1", "D2", "D3", "D4", "D5"]
+
+
+def test_list_is_sorted_by_code_point(api):
+    for number in ("b", "Ä", "a", "B", "a b", "10", "9"):
+        add(api, order(number))
+    assert [d["document_number"] for d in listed(api)] == ["10", "9", "B", "a", "a b", "b", "Ä"]
+
+
+@pytest.mark.parametrize("query", ["?state=4", "?state=-1", "?state=x", "?status=1"])
+def test_bad_list_query_is_422(api, query):
+    assert api.get("/v1/documents/" + query).status_code == 422
+
+
+def test_a_limited_key_sees_the_documents_of_its_warehouses_only(api, api_as):
+    add(api, order("D1"))
+    add(api, order("D2", id_warehouse=2))
+    reader = api_as("read_w1")
+    assert [d["document_number"] for d in listed(reader)] == ["D1"]
+    assert reader.get("/v1/documents/D2").status_code == 404
+    assert acquire(api_as("scan_w1"), "D2").status_code == 404
+    assert reader.get("/v1/documents/D1").status_code == 200
+
+
+def test_roles(api_as):
+    assert api_as("scan").post("/v1/documents/", order("D1")).status_code == 403
+    assert api_as("read").get("/v1/documents/acquire/D1").status_code == 403
+    assert api_as("read").get("/v1/documents/").status_code == 200
+
+
+# --- refused creates ------------------------------------------------------------------------
+
+def test_duplicate_document_number_is_409_and_keeps_the_first(api):
+    add(api, order("D1", description="first"))
+    r = api.post("/v1/documents/", order("D1", description="second"))
+    assert r.status_code == 409 and r.json["error"]["code"] == "conflict"
+    assert view(api)["description"] == "first"
+
+
+def test_duplicate_number_answers_409_before_unknown_products(api):
+    add(api, order("D1"))
+    assert api.post("/v1/documents/", order("D1", [order_item(1, "NOPE", 1)])).status_code == 409
+
+
+def test_duplicate_item_numbers_are_a_shape_error_before_the_duplicate_document(api):
+    add(api, order("D1"))
+    r = api.post("/v1/documents/", order("D1", [order_item(1, "P1", 1), order_item(1, "P2", 1)]))
+    assert "item_number" in error_fields(r)["data"]["items"]["1"]
+
+
+def bad_lines(*lines, directions=("I",)):
+    return order("D1", list(lines), directions=directions)
+
+
+@pytest.mark.parametrize("body, path", [
+    (bad_lines(), ("items",)),
+    ({**order("D1"), "items": None}, ("items",)),
+    (bad_lines(order_item(1, "P1", 1), order_item(1, "P2", 1)), ("items", "1", "item_number")),
+    (bad_lines(order_item(1, "NOPE", 1)), ("items", "0", "product_code")),
+    (bad_lines(order_item(1, "P1", 0)), ("items", "0", "amount_ordered")),
+    (bad_lines(order_item(1, "P1", -2)), ("items", "0", "amount_ordered")),
+    (bad_lines(order_item(1, "P1", "0.0001")), ("items", "0", "amount_ordered")),
+    (bad_lines(order_item(1, "P1", "ten")), ("items", "0", "amount_ordered")),
+    (bad_lines(order_item(1, "P1", 1), directions=("I", "O")), ("items", "0", "direction")),
+    (bad_lines(order_item(1, "P1", 1, direction="O")), ("items", "0", "direction")),
+    (bad_lines(order_item(1, "P1", 1, direction="X")), ("items", "0", "direction")),
+    (bad_lines(order_item(0, "P1", 1)), ("items", "0", "item_number")),
+    (bad_lines(order_item("1", "P1", 1)), ("items", "0", "item_number")),
+    (bad_lines(order_item(1, "P1", 1, wplace="A")), ("items", "0", "wplace")),
+    (bad_lines(order_item(1, "P1", 1, colour="red")), ("items", "0", "colour")),
+    (bad_lines(order_item(1, "P1", 1, meta={"note": "x", "colour": "red"})),
+     ("items", "0", "meta", "colour")),
+    ({"document_number": "D1", "id_warehouse": 1, "items": [order_item(1, "P1", 1)]},
+     ("batch_settings",)),
+    (order("D1", types=()), ("batch_settings", "allowed_types")),
+    (order("D1", directions=()), ("batch_settings", "allowed_directions")),
+    (order("D1", types=("X",)), ("batch_settings", "allowed_types")),
+    (order("D1", directions=("IN",)), ("batch_settings", "allowed_directions")),
+    ({**order("D1"), "batch_settings": {"allowed_types": ["R"], "allowed_directions": ["I"], "x": 1}},
+     ("batch_settings", "x")),
+    ({**order("D1"), "document_number": ""}, ("document_number",)),
+    ({k: v for k, v in order("D1").items() if k != "document_number"}, ("document_number",)),
+    ({k: v for k, v in order("D1").items() if k != "id_warehouse"}, ("id_warehouse",)),
+    (order("D1", id_warehouse="1"), ("id_warehouse",)),
+    (order("D1", expiration_limit=-1), ("expiration_limit",)),
+    (order("D1", id_customer=7), ("id_customer",)),
+    (order("D1", id_customer=2**63), ("id_customer",)),
+    (order("D1", id_warehouse=2**63), ("id_warehouse",)),
+    (bad_lines(order_item(2**63, "P1", 1)), ("items", "0", "item_number")),
+    (order("D1", colour="red"), ("colour",)),
+])
+def test_bad_order_is_422_naming_the_field(api, body, path):
+    node = error_fields(api.post("/v1/documents/", body))["data"]
+    for key in path:
+        assert key in node, (path, node)
+        node = node[key]
+    assert api.get("/v1/documents/D1").status_code == 404
+
+
+def test_existing_customer_is_accepted(api, customer):
+    add(api, order("D1", id_customer=customer))
+    assert view(api)["id_customer"] == 42
+
+
+def test_missing_data_is_400(api):
+    assert api.post("/v1/documents/", body=order("D1")).status_code == 400
+
+
+# --- states ---------------------------------------------------------------------------------
+
+def test_acquire_moves_1_to_2_and_the_holder_may_acquire_again(api, api_as, session):
+    add(api, order("D1"))
+    scanner = api_as("scan")
+    r = acquire(scanner)
+    assert r.status_code == 200 and r.json["item"]["state"] == 2
+    session.rollback()
+    first = session.get(OrderDocument, "D1").locked_at
+    r = acquire(scanner)
+    assert r.status_code == 200 and r.json["item"]["state"] == 2
+    session.rollback()
+    assert session.get(OrderDocument, "D1").locked_at >= first  # renewed
+    assert state(api) == 2
+
+
+def test_another_key_gets_409_while_the_lock_is_fresh(api, api_as):
+    add(api, order("D1"))
+    assert acquire(api_as("scan")).status_code == 200
+    r = acquire(api)
+    assert r.status_code == 409 and r.json["error"]["code"] == "conflict"
+    assert acquire(api_as("scan_w1")).status_code == 409
+    assert acquire(api_as("scan")).status_code == 200
+
+
+def test_a_lock_older_than_the_timeout_is_taken_over(api, api_as, app):
+    add(api, order("D1"))
+    assert acquire(api_as("scan")).status_code == 200
+    app.config["ACQUIRE_TIMEOUT"] = 0
+    assert acquire(api).status_code == 200
+    app.config["ACQUIRE_TIMEOUT"] = 1800
+    assert state(api) == 2
+    assert acquire(api_as("scan")).status_code == 409  # now the admin holds it
+    assert acquire(api).status_code == 200
+
+
+def test_a_lock_moved_back_past_the_timeout_is_taken_over(api, api_as, session):
+    add(api, order("D1"))
+    assert acquire(api_as("scan")).status_code == 200
+    session.execute(update(OrderDocument).values(locked_at=datetime.now() - timedelta(seconds=1000)))
+    session.commit()
+    assert acquire(api).status_code == 409
+    session.execute(update(OrderDocument).values(locked_at=datetime.now() - timedelta(seconds=2000)))
+    session.commit()
+    assert acquire(api).status_code == 200
+    assert acquire(api_as("scan")).status_code == 409
+
+
+def test_a_batch_moves_the_order_to_3_and_ends_the_lock(api, api_as):
+    add(api, order("D1", [order_item(1, "P1", 10)]))
+    scanner = api_as("scan")
+    assert acquire(scanner).status_code == 200
+    created(scanner.post("/v1/batches/", batch(1, [item("P1", 4)], document_number="D1")))
+    assert state(api) == 3
+    assert view(api)["items"][0]["amount_delivered"] == 4
+    # the lock ended: another key may acquire at once, and 3 goes back to 2
+    r = acquire(api_as("scan_w1"))
+    assert r.status_code == 200 and r.json["item"]["state"] == 2
+    assert acquire(scanner).status_code == 409
+
+
+def test_a_batch_without_acquiring_moves_1_to_3(api):
+    add(api, order("D1", [order_item(1, "P1", 10)]))
+    created(post_batch(api, 1, [item("P1", 4)], document_number="D1"))
+    assert state(api) == 3
+
+
+def test_every_line_delivered_closes_the_order(api):
+    add(api, order("D1", [order_item(1, "P1", 10, direction="I"), order_item(2, "P2", 2, direction="O")],
+                   directions=("I", "O")))
+    created(post_batch(api, 1, [item("P1", 10), item("P2", 5)]))  # stock to ship
+    created(post_batch(api, 3, [item("P1", 10)], document_number="D1"))
+    assert state(api) == 3  # the goods-out line is still open
+    created(post_batch(api, 2, [item("P2", 2)], direction="O", document_number="D1"))
+    assert state(api) == 0
+    assert [i["amount_delivered"] for i in view(api)["items"]] == [10, 2]
+
+
+def test_a_closed_order_refuses_acquire_and_batches(api, api_as):
+    add(api, order("D1", [order_item(1, "P1", 1)]))
+    created(post_batch(api, 1, [item("P1", 1)], document_number="D1"))
+    assert state(api) == 0
+    assert acquire(api_as("scan")).status_code == 409
+    assert acquire(api).status_code == 409
+    assert post_batch(api, 2, [item("P1", 1)], document_number="D1").status_code == 409
+    assert state(api) == 0
+
+
+def test_a_counting_order_moves_through_the_states(api, api_as):
+    add(api, order("D1", [order_item(1, "P1", 10)], types=("V",)))
+    scanner = api_as("scan")
+    assert acquire(scanner).json["item"]["state"] == 2
+    created(scanner.post("/v1/batches/", batch(1, [item("P1", 7)], type="V", document_number="D1")))
+    assert state(api) == 3
+    assert acquire(scanner).json["item"]["state"] == 2
+    created(scanner.post("/v1/batches/", batch(2, [item("P1", 7)], type="V", document_number="D1")))
+    assert state(api) == 0
+    assert view(api)["items"][0]["amount_delivered"] == 14
+
+
+def test_a_refused_batch_leaves_the_order_as_it_was(api, api_as):
+    add(api, order("D1", [order_item(1, "P1", 10)]))
+    scanner = api_as("scan")
+    assert acquire(scanner).status_code == 200
+    r = scanner.post("/v1/batches/", batch(1, [item("P1", 4), item("P1", 7)], document_number="D1"))
+    assert r.status_code == 422
+    assert state(api) == 2
+    assert view(api)["items"][0]["amount_delivered"] == 0
+    assert acquire(api).status_code == 409  # still held by the scanner
+
+
+def test_id_customer_of_the_warehouse_document_comes_from_the_order(api, customer):
+    add(api, order("D1", id_customer=customer))
+    created(post_batch(api, 1, [item("P1", 1)], document_number="D1"))
+    created(post_batch(api, 2, [item("P1", 1)]))
+    docs = api.post("/v1/docs/filter", {}).json["list"]
+    assert [(d["batch_number"], d["id_customer"]) for d in docs] == [(1, 42), (2, 0)]

@@ -1,0 +1,236 @@
+"""The stock module on its own: order states, posting batches, balances, numbers (no HTTP)."""
+from datetime import date, datetime, timedelta
+
+import pytest
+from sqlalchemy import func, select
+
+import auth
+import catalog
+import stock
+from auth import Caller
+from errors import Conflict, Forbidden, InsufficientStock, Invalid, NotFound
+from helpers import batch, item, order, order_item, product
+from models import Balance, Batch, OrderDocument, WarehouseDocument
+from schemas import batch_create_schema, order_create_schema, product_schema
+
+STRICT = stock.Policy()
+YEAR = date.today().year
+
+
+@pytest.fixture
+def callers(session):
+    """Callers for two keys of all warehouses and one limited to warehouse 1."""
+    made = {}
+    for name, role, warehouses in (("alice", "scan", None), ("bob", "scan", None),
+                                   ("carol", "scan", [1])):
+        auth.create_key(session, name, role, warehouses)
+        key = next(k for k in auth.list_keys(session) if k.name == name)
+        made[name] = Caller(key.id, name, role, frozenset(warehouses) if warehouses else None)
+    return made
+
+
+@pytest.fixture
+def alice(callers):
+    return callers["alice"]
+
+
+@pytest.fixture(autouse=True)
+def products(session):
+    for body in (product("P1", packaging=[{"unit": "box", "amount_base_units": 6}]),
+                 product("P2"), product("LOT", lot_level=1)):
+        catalog.create_product(session, product_schema.load(body))
+
+
+def parsed_batch(number, items, **settings):
+    return batch_create_schema.load(batch(number, items, **settings))
+
+
+def post(session, caller, number, items, policy=STRICT, **settings):
+    return stock.post_batch(session, caller, parsed_batch(number, items, **settings), policy)
+
+
+def add_order(session, caller, body):
+    stock.create_order(session, caller, order_create_schema.load(body))
+
+
+def balance(session, code, lot="", warehouse=1):
+    session.rollback()
+    return session.scalar(select(Balance.amount_milli).where(
+        Balance.id_warehouse == warehouse, Balance.product_code == code, Balance.lot == lot))
+
+
+def count(session, model):
+    session.rollback()
+    return session.scalar(select(func.count()).select_from(model))
+
+
+def order_state(session, number="D1"):
+    session.rollback()
+    found = session.get(OrderDocument, number)
+    return found.state, [line.amount_delivered_milli for line in found.items]
+
+
+# --- order documents ------------------------------------------------------------------------
+
+def test_an_order_starts_imported(session, alice):
+    add_order(session, alice, order("D1"))
+    assert order_state(session) == (stock.IMPORTED, [0])
+    with pytest.raises(Conflict):
+        add_order(session, alice, order("D1"))
+
+
+def test_a_limited_caller_sees_only_its_warehouses(session, callers):
+    add_order(session, callers["alice"], order("D1"))
+    add_order(session, callers["alice"], order("D2", id_warehouse=2))
+    carol = callers["carol"]
+    assert [o.document_number for o in stock.list_orders(session, carol, None)] == ["D1"]
+    with pytest.raises(NotFound):
+        stock.get_order(session, carol, "D2")
+    with pytest.raises(Forbidden):
+        add_order(session, carol, order("D3", id_warehouse=2))
+
+
+def test_acquire_locks_for_the_caller(session, callers):
+    alice, bob = callers["alice"], callers["bob"]
+    add_order(session, alice, order("D1"))
+    acquired = stock.acquire_order(session, alice, "D1", STRICT)
+    assert (acquired.state, acquired.locked_by) == (stock.PROCESSING, alice.key_id)
+    stock.acquire_order(session, alice, "D1", STRICT)  # the holder renews
+    with pytest.raises(Conflict):
+        stock.acquire_order(session, bob, "D1", STRICT)
+    taken = stock.acquire_order(session, bob, "D1", stock.Policy(acquire_timeout=timedelta(0)))
+    assert (taken.state, taken.locked_by) == (stock.PROCESSING, bob.key_id)
+    with pytest.raises(Conflict):
+        stock.acquire_order(session, alice, "D1", STRICT)
+
+
+def test_the_timeout_counts_from_the_last_acquire(session, callers):
+    alice, bob = callers["alice"], callers["bob"]
+    add_order(session, alice, order("D1"))
+    stock.acquire_order(session, alice, "D1", STRICT)
+    found = session.get(OrderDocument, "D1")
+    found.locked_at = datetime.now() - timedelta(hours=1)
+    session.commit()
+    hour = stock.Policy(acquire_timeout=timedelta(minutes=30))
+    stock.acquire_order(session, alice, "D1", hour)  # renews the lock
+    with pytest.raises(Conflict):
+        stock.acquire_order(session, bob, "D1", hour)
+
+
+def test_a_batch_moves_the_order_and_ends_the_lock(session, callers):
+    alice, bob = callers["alice"], callers["bob"]
+    add_order(session, alice, order("D1", [order_item(1, "P1", 10)]))
+    stock.acquire_order(session, alice, "D1", STRICT)
+    with pytest.raises(Conflict):
+        post(session, bob, 1, [item("P1", 1)], document_number="D1")
+    assert post(session, alice, 1, [item("P1", 4)], document_number="D1") is True
+    assert order_state(session) == (stock.BATCH_EXISTS, [4000])
+    assert session.get(OrderDocument, "D1").locked_by is None
+    post(session, bob, 2, [item("P1", 6)], document_number="D1")
+    assert order_state(session) == (stock.CLOSED, [10000])
+    with pytest.raises(Conflict):
+        stock.acquire_order(session, alice, "D1", STRICT)
+
+
+def test_fill_order_lot_lines_first_then_lines_without_lot(session, alice):
+    add_order(session, alice, order("D1", [order_item(1, "LOT", 2), order_item(2, "LOT", 2, lot="X"),
+                                           order_item(3, "LOT", 2)]))
+    post(session, alice, 1, [item("LOT", 3, lot="X")], document_number="D1")
+    assert order_state(session) == (stock.BATCH_EXISTS, [1000, 2000, 0])
+    post(session, alice, 2, [item("LOT", 2, lot="Y")], document_number="D1")
+    assert order_state(session) == (stock.BATCH_EXISTS, [2000, 2000, 1000])
+    with pytest.raises(Invalid) as refused:
+        post(session, alice, 3, [item("LOT", 2, lot="X")], document_number="D1")
+    assert "amount" in refused.value.fields["data"]["batch_items"][0]
+    assert order_state(session) == (stock.BATCH_EXISTS, [2000, 2000, 1000])
+
+
+# --- posting batches --------------------------------------------------------------------------
+
+def test_a_retry_books_nothing_and_other_content_conflicts(session, alice):
+    assert post(session, alice, "5", [item("P1", "1.5")], id_warehouse="1") is True
+    assert post(session, alice, 5, [item("P1", 1.5)], id_warehouse=1) is False
+    with pytest.raises(Conflict):
+        post(session, alice, 5, [item("P1", 2)])
+    assert balance(session, "P1") == 1500
+    assert count(session, WarehouseDocument) == 1
+
+
+def test_digest_sees_parsed_content(session):
+    one = parsed_batch("5", [item("P1", "1.50")], id_warehouse="1")
+    other = parsed_batch(5, [item("P1", 1.5)], id_warehouse=1)
+    assert stock.batch_digest(one) == stock.batch_digest(other)
+    left_out = parsed_batch(5, [item("P1", 1)])
+    given = parsed_batch(5, [item("P1", 1, lot="")])
+    assert stock.batch_digest(left_out) != stock.batch_digest(given)
+
+
+def test_a_limited_caller_may_not_post_elsewhere(session, callers):
+    with pytest.raises(Forbidden):
+        post(session, callers["carol"], 1, [item("P1", 1)], id_warehouse="2")
+    assert count(session, Batch) == 0
+
+
+def test_a_refused_batch_writes_nothing(session, alice):
+    with pytest.raises(Invalid) as refused:
+        post(session, alice, 1, [item("P1", 1), item("P1", 1, "crate"), item("LOT", 1)])
+    assert set(refused.value.fields["data"]["batch_items"]) == {1, 2}
+    assert count(session, Batch) == count(session, WarehouseDocument) == count(session, Balance) == 0
+    post(session, alice, 2, [item("P1", 1)])
+    session.rollback()
+    assert session.get(WarehouseDocument, 1).ufid == f"I-{YEAR}-000001"
+
+
+def test_goods_out_sums_the_lines_of_a_batch(session, alice):
+    post(session, alice, 1, [item("P1", 5), item("P2", 5)])
+    with pytest.raises(InsufficientStock) as short:
+        post(session, alice, 2, [item("P1", 3), item("P2", 5), item("P1", 3)], direction="O")
+    assert short.value.status == 409
+    assert set(short.value.fields["data"]["batch_items"]) == {0, 2}
+    assert balance(session, "P1") == 5000
+    post(session, alice, 3, [item("P1", 6), item("P2", 6)], stock.Policy(allow_negative_stock=True),
+         direction="O")
+    assert (balance(session, "P1"), balance(session, "P2")) == (-1000, -1000)
+
+
+def test_a_count_books_no_movement_document(session, alice):
+    post(session, alice, 1, [item("P1", 4)], type="V")
+    session.rollback()
+    assert session.get(Batch, 1).type == "V"
+    assert balance(session, "P1") == 4000
+    assert session.scalars(select(WarehouseDocument.batch_number)).all() == [-1]
+
+
+# --- numbers and balances ---------------------------------------------------------------------
+
+def test_next_number_counts_each_sequence_on_its_own(session):
+    with stock.writing(session):
+        assert [stock.next_number(session, "a") for _ in range(3)] == [1, 2, 3]
+        assert stock.next_number(session, "b") == 1
+    with stock.writing(session):
+        assert stock.next_number(session, "a") == 4
+
+
+def test_new_document_numbers_and_ufids(session):
+    with stock.writing(session):
+        made = [stock.new_document(session, 1, "I", date(2024, 5, 1)),
+                stock.new_document(session, 1, "O", date(2024, 5, 1)),
+                stock.new_document(session, 1, "I", date(2025, 1, 1)),
+                stock.new_document(session, 1, "I", date(2024, 12, 31))]
+    assert made == [1, 2, 3, 4]
+    assert [session.get(WarehouseDocument, n).ufid for n in made] == [
+        "I-2024-000001", "O-2024-000001", "I-2025-000001", "I-2024-000002"]
+    assert session.get(WarehouseDocument, 1).batch_number == -1
+
+
+@pytest.mark.unbalanced
+def test_change_balances_refuses_to_go_below_zero(session):
+    with stock.writing(session):
+        stock.change_balances(session, 1, {("P1", ""): 1000, ("LOT", "A"): 500}, STRICT)
+    with pytest.raises(InsufficientStock):
+        with stock.writing(session):
+            stock.change_balances(session, 1, {("P1", ""): -400, ("LOT", "A"): -501}, STRICT)
+    assert (balance(session, "P1"), balance(session, "LOT", "A")) == (1000, 500)
+    with stock.writing(session):
+        stock.change_balances(session, 1, {("P1", ""): -1000, ("LOT", "A"): 0}, STRICT)
+    assert (balance(session, "P1"), balance(session, "LOT", "A")) == (0, 500)
