@@ -66,6 +66,8 @@ def create_app(test_config: dict | None = None) -> Flask:
         import models  # noqa: F401  (the tables must be known before create_all)
         db.create_all()
 
+    # Scanners call /v1/products and /v1/products/ alike; a redirect would be an HTML page.
+    app.url_map.strict_slashes = False
     register_access_log(app)  # first, so that the clock runs before the key check
     routes.register(app)
     register_error_handlers(app)
@@ -146,8 +148,9 @@ def serve(argv=None) -> None:
              args.threads, make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string())
 
     import waitress
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads,
-                   max_request_body_size=app.config["MAX_CONTENT_LENGTH"] + 1024)
+    # waitress keeps its own (1 GB) body limit, so that Flask answers an oversized
+    # body with the JSON 413 first.
+    waitress.serve(app, host=args.host, port=args.port, threads=args.threads)
 
 
 if __name__ == "__main__":

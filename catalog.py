@@ -117,9 +117,9 @@ def _apply(session, product: Product, fields: dict) -> None:
     changes_stock_meaning = any(
         key in fields and fields[key] != getattr(product, key) for key in ("base_unit", "lot_level")
     )
+    _check_barcodes(session, product.product_code, fields, product)
     if product.base_unit is not None and changes_stock_meaning and _has_stock(session, product.product_code):
         raise Conflict("base_unit and lot_level cannot change while the product has stock.")
-    _check_barcodes(session, product.product_code, fields, product)
 
     for key, value in fields.items():
         if key != "packaging":

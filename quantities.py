@@ -1,10 +1,13 @@
 """Exact quantities: decimals with at most three places, kept as integer thousandths."""
+import re
 from decimal import Decimal, InvalidOperation
 
+ASCII_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", re.ASCII)
 PLACES = 3
 SCALE = 1000
 # Keeps every amount within 15 significant digits (exact as a JSON double) and
-# far from the 64-bit limit of the columns, whatever is summed in a balance.
+# far from the 64-bit limit of the columns (stock.py applies it again after a
+# unit conversion).
 LIMIT = 10**12
 
 
@@ -16,8 +19,9 @@ def to_milli(value) -> int:
     """Parse a JSON number or numeric string into thousandths; reject anything inexact."""
     if isinstance(value, bool) or not isinstance(value, (int, Decimal, str, float)):
         raise NotAQuantity("Not a number.")
-    if isinstance(value, str) and "_" in value:
-        raise NotAQuantity("Not a number.")  # Decimal would take "1_000"; a scanner never means that
+    if isinstance(value, str) and not ASCII_NUMBER.fullmatch(value.strip()):
+        # Decimal would also take "1_000" and digits of other scripts.
+        raise NotAQuantity("Not a number.")
     try:
         # A float can only come from code, never from a request (JSON is parsed
         # with Decimal); its shortest repr is the decimal the writer meant.
@@ -43,6 +47,3 @@ def from_milli(milli: int):
         return milli // SCALE
     return milli / SCALE
 
-
-def milli_to_decimal(milli: int) -> Decimal:
-    return Decimal(milli).scaleb(-PLACES)

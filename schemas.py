@@ -5,15 +5,16 @@ integers); response schemas dump from rows or dicts with those names.
 """
 import json
 import re
-from datetime import date, datetime, timedelta
+from datetime import date, datetime
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 from marshmallow.utils import get_value
 
 from quantities import NotAQuantity, from_milli, to_milli
+from stock import expiration_limit_date
 
-DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}")
-TIMESTAMP_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})([+-])(\d{2})(\d{2})")
+DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
+TIMESTAMP_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})([+-])(\d{2})(\d{2})", re.ASCII)
 
 
 class Quantity(fields.Field):
@@ -39,16 +40,6 @@ class Day(fields.Field):
         if value is None or value == "":
             return ""
         return value if isinstance(value, str) else value.isoformat()
-
-
-class DayText(fields.String):
-    """A date kept as the text sent (YYYY-MM-DD), or the empty string."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        text = super()._deserialize(value, attr, data, **kwargs)
-        if text:
-            parse_day(text)
-        return text
 
 
 class ClientTimestamp(fields.String):
@@ -104,9 +95,10 @@ def Text(**kwargs):
     return fields.String(validate=validate.Length(max=10000), **kwargs)
 
 
-def Name(**kwargs):
+def Name(*more_rules, **kwargs):
     """A required identifier or name: not empty, printable, of a sane length."""
-    return fields.String(required=True, validate=[validate.Length(min=1, max=200), printable], **kwargs)
+    return fields.String(required=True, validate=[validate.Length(min=1, max=200), printable, *more_rules],
+                         **kwargs)
 
 
 def printable(text: str) -> None:
@@ -208,7 +200,7 @@ class IntOrDigits(fields.Field):
         self.minimum = minimum
 
     def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, str) and re.fullmatch(r"-?\d{1,18}", value.strip()):
+        if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,18}", value.strip()):
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValidationError("Not a whole number.")
@@ -262,7 +254,8 @@ class OrderItemCreateSchema(Schema):
 
 
 class OrderCreateSchema(Schema):
-    document_number = Name()
+    # "acquire/..." would be read as the acquire operation in GET /v1/documents/{number}.
+    document_number = Name(validate.Regexp(r"(?!acquire/)", error="Must not begin with 'acquire/'."))
     description = Text(load_default="")
     id_warehouse = Int(required=True, validate=in_bigint(0))
     id_customer = Int(load_default=0, validate=in_bigint(0))
@@ -313,7 +306,7 @@ def order_schema(item_schema):
         state = fields.Integer()
         expiration_limit = fields.Integer()
         expiration_limit_date = fields.Function(
-            lambda order: (date.today() + timedelta(days=order.expiration_limit)).isoformat())
+            lambda order: expiration_limit_date(order).isoformat())
         batch_settings = fields.Function(lambda order: {
             "allowed_types": order.allowed_types.split(","),
             "allowed_directions": order.allowed_directions.split(","),
@@ -345,8 +338,18 @@ def _text(value):
     return value
 
 
-def _required_text(value):
-    if not _text(value):
+def _code(value):
+    """A product code, unit or lot: as the columns that hold them, at most 200 printable characters."""
+    if not isinstance(value, str):
+        raise ValidationError("Not a valid string.")
+    if len(value) > 200:
+        raise ValidationError("Longer than 200 characters.")
+    printable(value)
+    return value
+
+
+def _required_code(value):
+    if not _code(value):
         raise ValidationError("Must not be empty.")
     return value
 
@@ -374,13 +377,13 @@ def _day_text(value):
 
 # Item field -> (parser, required, key it is loaded into).
 BATCH_ITEM_FIELDS = {
-    "product_code": (_required_text, True, "product_code"),
+    "product_code": (_required_code, True, "product_code"),
     "amount": (_quantity, True, "amount_milli"),
-    "unit": (_required_text, True, "unit"),
+    "unit": (_required_code, True, "unit"),
     "amount_base_unit": (_quantity, False, "amount_base_milli"),
     "barcode": (_text, False, "barcode"),
     "date_exp": (_day_text, False, "date_exp"),
-    "lot": (_text, False, "lot"),
+    "lot": (_code, False, "lot"),
     "name": (_text, False, "name"),
     "palette": (_whole, False, "palette"),
     "status": (_whole, False, "status"),

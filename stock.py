@@ -12,7 +12,6 @@ from datetime import date, datetime, timedelta
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
-from sqlalchemy.exc import IntegrityError
 
 from auth import Caller
 from db import insert_rows, writing
@@ -20,7 +19,7 @@ from errors import Conflict, InsufficientStock, Invalid, NotFound
 from models import (Balance, Batch, BatchExtra, BatchItem, Counter, Customer, OrderDocument,
                     OrderItem, Packaging, Product, Stocktaking, StocktakingItem, WarehouseDocument,
                     WarehouseDocumentItem)
-from quantities import from_milli
+from quantities import LIMIT, SCALE, from_milli
 
 CLOSED, IMPORTED, PROCESSING, BATCH_EXISTS = 0, 1, 2, 3
 
@@ -109,6 +108,11 @@ def get_order(session, caller: Caller, document_number: str) -> OrderDocument:
     return order
 
 
+def expiration_limit_date(order: OrderDocument) -> date:
+    """Goods for this order must keep at least until this day (today + expiration_limit days)."""
+    return date.today() + timedelta(days=order.expiration_limit)
+
+
 def acquire_order(session, caller: Caller, document_number: str, policy: Policy) -> OrderDocument:
     """Hold the order for this key (state 2) while its scanner works on it."""
     with writing(session):
@@ -157,17 +161,11 @@ def post_batch(session, caller: Caller, batch: dict, policy: Policy) -> bool:
     settings = batch["batch_settings"]
     caller.require_warehouse(settings["id_warehouse"])
     digest = batch_digest(batch)
-    try:
-        with writing(session):
-            if _is_retry(session, settings["batch_number"], digest):
-                return False
-            _book_batch(session, caller, batch, digest, policy)
-    except IntegrityError:
-        # Only a copy racing past _is_retry gets here (PostgreSQL outside the write lock).
-        session.rollback()
+    # Copies racing each other queue on the write lock, so the second sees the first.
+    with writing(session):
         if _is_retry(session, settings["batch_number"], digest):
             return False
-        raise
+        _book_batch(session, caller, batch, digest, policy)
     return True
 
 
@@ -250,6 +248,8 @@ def _item_problem(item: dict, product: dict | None, is_count: bool) -> tuple[str
     base, remainder = divmod(amount * factor, 1000)
     if remainder:
         return "amount", "In base units this has more than 3 decimal places."
+    if base >= LIMIT * SCALE:
+        return "amount", f"In base units this must be less than {LIMIT}."
     if item.setdefault("amount_base_milli", base) != base:
         return "amount_base_unit", f"Must equal amount x {from_milli(factor)} = {from_milli(base)}."
     lot = item.get("lot", "")
@@ -307,7 +307,7 @@ def _fill_order(order: OrderDocument, settings: dict, items: list[dict], is_coun
     """
     lines = [line for line in order.items if line.direction == settings["direction"]]
     errors: dict[int, dict] = {}
-    limit = date.today() + timedelta(days=order.expiration_limit)
+    limit = expiration_limit_date(order)
     for index, item in enumerate(items):
         lot = item.get("lot", "")
         matching = [line for line in lines if line.product_code == item["product_code"]
@@ -428,7 +428,7 @@ def _short_error(id_warehouse, short, current, items) -> InsufficientStock:
     fields = {}
     if items is not None:
         fields = {"data": {"batch_items": {
-            index: [text(key)] for index, item in enumerate(items)
+            index: {"amount": [text(key)]} for index, item in enumerate(items)
             if (key := (item["product_code"], item.get("lot", ""))) in short}}}
     first = text(next(iter(short)))
     return InsufficientStock(f"{len(short)} product/lot(s) short. {first}", fields)

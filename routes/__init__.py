@@ -8,7 +8,7 @@ from werkzeug.routing import BaseConverter
 
 from auth import authenticate
 from db import db
-from errors import BadRequest, Forbidden, Invalid
+from errors import BadRequest, Forbidden, Invalid, NotFound, invalid_field
 from stock import Policy
 
 
@@ -18,6 +18,7 @@ def register(app) -> None:
 
     app.url_map.converters["code"] = CodeConverter
     app.before_request(authenticate_v1)
+    app.before_request(refuse_nul)
     for module in (health, products, customers, documents, batches, docs, stocktakings,
                    inventory, overview):
         app.register_blueprint(module.bp)
@@ -85,7 +86,32 @@ def body_data(required: bool = False) -> dict:
         return {}
     if not isinstance(payload["data"], dict):
         raise BadRequest("\"data\" must be a JSON object.")
+    # PostgreSQL cannot store NUL in text; JSON can only carry it escaped.
+    if b"\\u0000" in raw:
+        where = _nul_at(payload["data"], ("data",))
+        if where:
+            raise invalid_field(where, "Text may not contain the NUL character (\\u0000).")
     return payload["data"]
+
+
+def _nul_at(value, path: tuple) -> tuple | None:
+    """The path of the first string (key or value) holding a NUL, or None."""
+    if isinstance(value, str):
+        return path if "\x00" in value else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, inner in items:
+        found = (path + (key,)) if isinstance(key, str) and "\x00" in key else _nul_at(inner, path + (key,))
+        if found:
+            return found
+    return None
+
+
+def refuse_nul():
+    """A NUL in the path names nothing; in a query parameter it is no valid value."""
+    if "\x00" in request.path:
+        raise NotFound("No such record.")
+    if any("\x00" in value for value in request.args.values()):
+        raise Invalid("Query parameters may not contain the NUL character.")
 
 
 def load(schema, data: dict, **kwargs):
@@ -93,6 +119,14 @@ def load(schema, data: dict, **kwargs):
         return schema.load(data, **kwargs)
     except ValidationError as error:
         raise Invalid("The request has invalid fields.", {"data": error.messages}) from None
+
+
+def load_query(schema) -> dict:
+    """The query parameters, checked by a schema; errors name the parameter."""
+    try:
+        return schema.load(request.args.to_dict())
+    except ValidationError as error:
+        raise Invalid("The query has invalid parameters.", error.messages) from None
 
 
 def headers_only() -> bool:

@@ -1,8 +1,8 @@
-from flask import Blueprint, request
+from flask import Blueprint
 
 import stock
 from db import db
-from routes import body_data, caller, load, policy, requires
+from routes import body_data, caller, load, load_query, policy, requires
 from schemas import (order_acquire_schema, order_create_schema, order_list_query_schema,
                      order_view_schema, orders_list_schema)
 
@@ -13,7 +13,7 @@ bp = Blueprint("documents", __name__, url_prefix="/v1/documents")
 @requires("read")
 def list_orders():
     """Order documents by document_number, optionally only those in one state."""
-    query = load(order_list_query_schema, request.args.to_dict())
+    query = load_query(order_list_query_schema)
     return {"list": orders_list_schema.dump(stock.list_orders(db.session, caller(), query.get("state")))}
 
 

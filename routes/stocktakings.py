@@ -1,9 +1,9 @@
-from flask import Blueprint, request
+from flask import Blueprint
 
 import reports
 import stock
 from db import db
-from routes import caller, headers_only, load, policy, requires
+from routes import caller, headers_only, load_query, policy, requires
 from schemas import stocktaking_delete_query_schema, stocktakings_schema
 
 bp = Blueprint("stocktakings", __name__, url_prefix="/v1/stocktakings")
@@ -21,6 +21,6 @@ def list_stocktakings():
 @requires("admin")
 def delete_stocktaking():
     """Remove a stocktaking and its adjustment documents; book stock returns to what it was."""
-    query = load(stocktaking_delete_query_schema, request.args.to_dict())
+    query = load_query(stocktaking_delete_query_schema)
     stock.delete_stocktaking(db.session, caller(), query["id_warehouse"], query["date"], policy())
     return {}

@@ -728,3 +728,37 @@ def test_type_v_batches_are_listed_with_doc_number_0(api):
     created(post(api, batch(1, [item("P1", 3)], type="V")))
     items = filtered(api).json["list"][0]["batch_items"]
     assert [(i["doc_number"], i["doc_item_number"], i["amount_base_unit"]) for i in items] == [(0, 0, 3)]
+
+
+# --- limits of values ---------------------------------------------------------------------------
+
+def test_short_items_name_their_amount(api):
+    stock_in(api, 1, [item("P1", 1)])
+    fields = error_fields(post(api, batch(2, [item("P1", 2)], direction="O")), 409)
+    assert list(fields["data"]["batch_items"]["0"]) == ["amount"]
+
+
+def test_amount_too_large_after_conversion_is_422(api, session):
+    created(api.post("/v1/products/", {"product_code": "BIG", "name": "Big", "base_unit": "pc",
+                                       "packaging": [{"unit": "lorry", "amount_base_units": 999999999999}]}))
+    fields = error_fields(post(api, batch(1, [item("BIG", 999999999999, "lorry")])))
+    assert "amount" in fields["data"]["batch_items"]["0"]
+    assert balance(session, "BIG") is None
+
+
+@pytest.mark.parametrize("field, value", [("product_code", "P\u00001"), ("lot", "A\u0000"),
+                                          ("name", "x\u0000y"), ("barcode", "\u0000")])
+def test_nul_in_any_text_is_422_naming_the_field(api, field, value):
+    fields = error_fields(post(api, batch(1, [item("P1", 1, **{field: value})])))
+    assert field in fields["data"]["batch_items"]["0"]
+    assert api.get("/v1/batches/1").status_code == 404
+
+
+def test_lot_longer_than_its_column_is_422(api):
+    fields = error_fields(post(api, batch(1, [item("LOT", 1, lot="L" * 201)])))
+    assert "lot" in fields["data"]["batch_items"]["0"]
+
+
+@pytest.mark.parametrize("number", ["\u0661\u0662", "1_2"])
+def test_batch_number_in_other_digits_is_422(api, number):
+    assert post(api, batch(number, [item("P1", 1)])).status_code == 422

@@ -369,3 +369,12 @@ def test_id_customer_of_the_warehouse_document_comes_from_the_order(api, custome
     created(post_batch(api, 2, [item("P1", 1)]))
     docs = api.post("/v1/docs/filter", {}).json["list"]
     assert [(d["batch_number"], d["id_customer"]) for d in docs] == [(1, 42), (2, 0)]
+
+
+def test_document_number_that_reads_as_acquire_is_422(api):
+    r = api.post("/v1/documents/", order("acquire/D1"))
+    assert "document_number" in error_fields(r)["data"]
+
+
+def test_query_errors_name_the_parameter(api):
+    assert "state" in error_fields(api.get("/v1/documents/?state=9"))

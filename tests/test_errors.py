@@ -192,3 +192,23 @@ def test_a_failing_database_is_a_json_500(make_app, keys):
     r = app.test_client().get("/v1/db-boom", headers={"TS-Apikey": keys["admin"]})
     assert_error(r, 500, "internal_error")
     assert "no_such_table" not in r.get_data(as_text=True)
+
+
+def test_path_without_its_trailing_slash_is_served_not_redirected(client, keys):
+    r = client.get("/v1/products", headers={"TS-Apikey": keys["admin"]})
+    assert r.status_code == 200 and r.json == {"list": []}
+
+
+def test_nul_in_the_path_is_404(client, keys):
+    assert_error(client.get("/v1/documents/D%001", headers={"TS-Apikey": keys["admin"]}), 404, "not_found")
+
+
+def test_nul_in_a_query_parameter_is_422(client, keys):
+    r = client.get("/v1/documents/?state=1%00", headers={"TS-Apikey": keys["admin"]})
+    assert_error(r, 422, "validation_error")
+
+
+def test_nul_in_the_body_is_422_naming_the_field(client, keys):
+    body = json.dumps({"data": product("P\u00001")})
+    error = assert_error(raw_post(client, keys["admin"], "/v1/products/", body), 422, "validation_error")
+    assert "product_code" in error["fields"]["data"]

@@ -400,3 +400,12 @@ def test_list_carries_every_field_and_packaging_in_order(api):
     listed = api.get("/v1/products/").json["list"]
     assert listed == [view(api, "P1"), view(api, "P2")]
     assert [p["unit"] for p in listed[1]["packaging"]] == ["z-box", "a-box"]
+
+
+@pytest.mark.unbalanced  # stock made by writing a balance: posting is not part of this
+def test_product_rules_answer_before_the_stock_conflict(api, session):
+    create(api, "P1", packaging=[{"unit": "box", "amount_base_units": 6}])
+    add_stock(session, "P1", 1000)
+    r = api.post("/v1/products/P1", {"lot_level": 1, "base_unit_barcode": "111",
+                                     "packaging": [{"unit": "box", "amount_base_units": 6, "barcode": "111"}]})
+    assert r.status_code == 422, r.json
