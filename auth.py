@@ -52,11 +52,12 @@ def hash_key(key: str) -> str:
     return hashlib.sha256(key.encode("utf-8")).hexdigest()
 
 
-def authenticate(session, key: str | None) -> Caller:
+def authenticate(source, key: str | None) -> Caller:
+    """The caller a key belongs to; `source` is an engine or a session (see db.read_rows)."""
     if not key:
         raise Unauthorized("The TS-Apikey header is missing.")
     digest = hash_key(key)
-    rows = read_rows(session, "SELECT id, name, role, warehouses, key_hash, revoked_at "
+    rows = read_rows(source, "SELECT id, name, role, warehouses, key_hash, revoked_at "
                               "FROM api_keys WHERE key_hash = ?", (digest,))
     if not rows or not hmac.compare_digest(rows[0][4], digest) or rows[0][5] is not None:
         raise Unauthorized("The API key is unknown or revoked.")

@@ -36,10 +36,10 @@ def list_products(session, product_code: str | None = None) -> list[dict]:
     return list(result.values())
 
 
-def get_product(session, product_code: str) -> dict:
+def get_product(source, product_code: str) -> dict:
     """One product with its packaging, in one statement (scanners ask for it all day)."""
     # No code holds a control character; PostgreSQL cannot even compare one with NUL.
-    rows = read_rows(session, PRODUCT_WITH_PACKAGING, (product_code,)) if product_code.isprintable() else []
+    rows = read_rows(source, PRODUCT_WITH_PACKAGING, (product_code,)) if product_code.isprintable() else []
     if not rows:
         raise NotFound(f"No product {product_code!r}.")
     product = dict(zip(PRODUCT_KEYS, rows[0][:len(PRODUCT_KEYS)]))

@@ -70,13 +70,15 @@ def writing(session):
         raise
 
 
-def read_rows(session, sql: str, params: tuple = ()) -> list[tuple]:
-    """Run one short read on a pooled driver connection, outside the session's transaction.
+def read_rows(source, sql: str, params: tuple = ()) -> list[tuple]:
+    """Run one short read on a pooled driver connection, outside any session's transaction.
 
     Only for the reads on every request (the key check, one product): there the
-    session's machinery costs several times the query. `?` marks parameters.
+    session's machinery costs several times the query. `source` is the engine
+    (routes pass it, so no session is made for the request) or a session.
+    `?` marks parameters.
     """
-    engine = session.get_bind()
+    engine = source if isinstance(source, Engine) else source.get_bind()
     connection = engine.raw_connection()
     try:
         cursor = connection.cursor()

@@ -37,7 +37,7 @@ class CodeConverter(BaseConverter):
 
 def authenticate_v1():
     if request.path.startswith("/v1/") or request.path == "/v1":
-        g.caller = authenticate(db.session, request.headers.get("TS-Apikey"))
+        g.caller = authenticate(db.engine, request.headers.get("TS-Apikey"))
 
 
 def requires(role: str):
@@ -110,7 +110,7 @@ def refuse_nul():
     """A NUL in the path names nothing; in a query parameter it is no valid value."""
     if "\x00" in request.path:
         raise NotFound("No such record.")
-    if any("\x00" in value for value in request.args.values()):
+    if b"%00" in request.query_string and any("\x00" in value for value in request.args.values()):
         raise Invalid("Query parameters may not contain the NUL character.")
 
 

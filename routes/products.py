@@ -19,7 +19,7 @@ def list_products():
 @requires("read")
 def view_product(product_code):
     """One product."""
-    return {"item": product_schema.dump(catalog.get_product(db.session, product_code))}
+    return {"item": product_schema.dump(catalog.get_product(db.engine, product_code))}
 
 
 @bp.post("/")
