@@ -501,12 +501,17 @@ batch_schema = BatchOutSchema()
 batches_schema = BatchOutSchema(many=True)
 
 
-class BatchFilterSchema(Schema):
-    doc_direction = FilterDirection()
+class DocFilterSchema(Schema):
+    """The filter of warehouse documents (operation 14); movements (18) take the same fields."""
+
     id_warehouses = Warehouses()
     level = Level()
+    doc_direction = FilterDirection()
     date_from = OptionalDay()
     date_to = OptionalDay()
+
+
+class BatchFilterSchema(DocFilterSchema):
     document_number = fields.String()
 
 
@@ -551,14 +556,6 @@ def doc_schema(item_schema):
 
 doc_view_schema = doc_schema(DocItemOutSchema)()
 docs_filter_out_schema = doc_schema(DocItemFilterOutSchema)(many=True)
-
-
-class DocFilterSchema(Schema):
-    id_warehouses = Warehouses()
-    level = Level()
-    doc_direction = FilterDirection()
-    date_from = OptionalDay()
-    date_to = OptionalDay()
 
 
 doc_filter_schema = DocFilterSchema()
@@ -625,15 +622,7 @@ class InventoryRowSchema(Schema):
 inventory_rows_schema = InventoryRowSchema(many=True)
 
 
-class MovementFilterSchema(Schema):
-    doc_direction = FilterDirection()
-    id_warehouses = Warehouses()
-    level = Level()
-    date_from = OptionalDay()
-    date_to = OptionalDay()
-
-
-movement_filter_schema = MovementFilterSchema()
+movement_filter_schema = DocFilterSchema()
 
 
 class MovementRowSchema(Schema):
