@@ -64,39 +64,42 @@ def create_bare_app(list_size):
     return app
 
 
-def sqlite_executemany_ms(db_path, rows=1000, repeats=7):
-    """Median ms to insert `rows` batch-item rows with executemany in one transaction.
+class SqliteInsert:
+    """Raw sqlite3: batch-item rows inserted with executemany in one transaction.
 
     WAL and synchronous=FULL like the service's SQLite settings, so the commit's fsync is in
-    both figures.
+    both figures. One call of insert() is one round, so the caller can interleave rounds
+    with the service's requests.
     """
-    conn = sqlite3.connect(db_path, isolation_level=None)  # we issue BEGIN/COMMIT ourselves
-    try:
-        conn.execute("PRAGMA journal_mode=WAL")
-        conn.execute("PRAGMA synchronous=FULL")
-        conn.execute(
+
+    def __init__(self, db_path):
+        self.conn = sqlite3.connect(db_path, isolation_level=None)  # we BEGIN/COMMIT ourselves
+        self.conn.execute("PRAGMA journal_mode=WAL")
+        self.conn.execute("PRAGMA synchronous=FULL")
+        self.conn.execute(
             "CREATE TABLE batch_item (id_batch_item INTEGER PRIMARY KEY, batch_number INTEGER,"
             " user_visible_batch_item_id INTEGER, doc_number INTEGER, doc_item_number INTEGER,"
             " product_code TEXT, unit TEXT, amount INTEGER, amount_base_unit INTEGER,"
             " barcode TEXT, date_exp TEXT, lot TEXT, name TEXT, palette INTEGER,"
             " status INTEGER, timestamp_client TEXT, wplace TEXT)")
-        sql = (f"INSERT INTO batch_item ({', '.join(BATCH_ITEM_COLUMNS)}) "
-               f"VALUES ({', '.join('?' * len(BATCH_ITEM_COLUMNS))})")
-        times = []
-        for rep in range(repeats + 1):  # the first round warms the file up and is not counted
-            batch_number = 1000 + rep
-            data = [(batch_number, i + 1, batch_number, i + 1, f"P{i % 200:05d}", "pc",
-                     2000, 2000, "", "", "", "", 0, 0, "2026-11-01T10:00:00.000+0100", "")
-                    for i in range(rows)]
-            t0 = time.perf_counter()
-            conn.execute("BEGIN IMMEDIATE")
-            conn.executemany(sql, data)
-            conn.execute("COMMIT")
-            if rep:
-                times.append(time.perf_counter() - t0)
-        return statistics.median(times) * 1000
-    finally:
-        conn.close()
+        self.sql = (f"INSERT INTO batch_item ({', '.join(BATCH_ITEM_COLUMNS)}) "
+                    f"VALUES ({', '.join('?' * len(BATCH_ITEM_COLUMNS))})")
+        self.batch_number = 0
+
+    def insert(self, rows=1000):
+        """Seconds to insert `rows` rows of a new batch (building them is not timed)."""
+        self.batch_number += 1
+        data = [(self.batch_number, i + 1, self.batch_number, i + 1, f"P{i % 200:05d}", "pc",
+                 2000, 2000, "", "", "", "", 0, 0, "2026-11-01T10:00:00.000+0100", "")
+                for i in range(rows)]
+        t0 = time.perf_counter()
+        self.conn.execute("BEGIN IMMEDIATE")
+        self.conn.executemany(self.sql, data)
+        self.conn.execute("COMMIT")
+        return time.perf_counter() - t0
+
+    def close(self):
+        self.conn.close()
 
 
 def json_dumps_ms(objs, repeats=5):

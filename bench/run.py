@@ -54,7 +54,10 @@ def machine():
 def git_head():
     out = subprocess.run(["git", "-C", str(server.REPO), "log", "-1", "--format=%h %s"],
                          capture_output=True, text=True)
-    return out.stdout.strip() or "(no commit yet)"
+    head = out.stdout.strip() or "(no commit yet)"
+    dirty = subprocess.run(["git", "-C", str(server.REPO), "status", "--porcelain",
+                            "--untracked-files=no"], capture_output=True, text=True).stdout
+    return head + (" + uncommitted changes" if dirty.strip() else "")
 
 
 def main():
@@ -65,17 +68,23 @@ def main():
     parser.add_argument("--seed-time-limit", type=float, default=300,
                         help="seconds c may spend seeding history (default 300)")
     parser.add_argument("--keep-tmp", action="store_true", help="keep databases and logs")
+    parser.add_argument("--baselines-only", action="store_true",
+                        help="measure only the baselines (as when there is no app.py yet)")
     args = parser.parse_args()
+    if not args.only or set(args.only) - set(SCENARIOS):
+        parser.error(f"--only takes letters of {''.join(SCENARIOS)}")
     if shutil.which("wrk") is None:
         sys.exit("wrk is not installed (make bench installs it with apt-get)")
 
     started = datetime.datetime.now().astimezone()
+    load_start = os.getloadavg()[0]  # other work on the machine skews every figure
     tmp = Path(tempfile.mkdtemp(prefix="warehouse-bench-"))
     ctx = scenarios.Ctx(tmp=tmp, key=secrets.token_hex(16),
-                        has_service=(server.REPO / "app.py").exists(),
+                        has_service=(server.REPO / "app.py").exists()
+                        and not args.baselines_only,
                         seed_batches=args.seed_batches, seed_time_limit_s=args.seed_time_limit)
     if not ctx.has_service:
-        ctx.note("no app.py yet: only the baselines run, service figures are SKIP")
+        ctx.note("only the baselines run (no app.py or --baselines-only): service figures SKIP")
     t_all = time.monotonic()
     try:
         for letter in args.only:
@@ -102,7 +111,8 @@ def main():
         "",
         f"Warehouse service benchmark, {started:%Y-%m-%d %H:%M %Z}",
         f"machine: {machine()}",
-        f"code: {git_head()}; bench took {time.monotonic() - t_all:.0f} s",
+        f"code: {git_head()}; bench took {time.monotonic() - t_all:.0f} s; "
+        f"load average (1 min) {load_start:.2f} at start, {os.getloadavg()[0]:.2f} at end",
         "",
         report.format_table(ctx.rows),
         "",

@@ -24,7 +24,8 @@ from report import Row
 
 N_PRODUCTS = 200          # catalogue for b, c, e: 1000-item batches name each product 5 times
 WRK_SECONDS = 5
-B_REPEATS = 7
+WRK_ROUNDS = 3
+B_REPEATS = 9
 QUERY_REPEATS = 15
 D_PRODUCTS = 10_000
 D_CREATE_LIMIT_S = 240
@@ -77,12 +78,12 @@ def scenario_a(ctx):
                 create_products(c, 1)
                 _expect(*c.request("GET", path), 200, f"GET {path}")
         # A short warm-up each, then alternate so drift on the machine hits both alike;
-        # the best of two runs each, since noise only ever slows a run down.
+        # the best of WRK_ROUNDS runs each, since noise only ever slows a run down.
         for s in (bare, svc):
             if s:
                 run_wrk(s.port, path, ctx.key, 1)
         bare_rps, svc_rps = [], []
-        for _ in range(2):
+        for _ in range(WRK_ROUNDS):
             bare_rps.append(run_wrk(bare.port, path, ctx.key, WRK_SECONDS))
             if svc:
                 svc_rps.append(run_wrk(svc.port, path, ctx.key, WRK_SECONDS))
@@ -93,36 +94,35 @@ def scenario_a(ctx):
 
 def scenario_b(ctx):
     """POST /v1/batches/ with 1000 items: wall time vs raw sqlite3 executemany."""
-    sqlite_ms = baselines.sqlite_executemany_ms(ctx.tmp / "b-sqlite.db", rows=1000,
-                                                repeats=B_REPEATS)
     lines = batch_lines(1000, N_PRODUCTS, 0)
-    svc_times, bare_times, svc_hwm = [], [], None
-    with ctx.service("b") as svc, server.bare(ctx.tmp / "b-bare") as bare:
-        svc_client = server.Client(svc.port, ctx.key) if svc else None
-        try:
+    svc_times, bare_times, sqlite_times, svc_hwm = [], [], [], None
+    sqlite_insert = baselines.SqliteInsert(ctx.tmp / "b-sqlite.db")
+    with ctx.service("b") as svc, server.bare(ctx.tmp / "b-bare") as bare, \
+            server.Client(bare.port) as bare_client, \
+            (server.Client(svc.port, ctx.key) if svc else contextlib.nullcontext()) as svc_client:
+        if svc:
+            create_products(svc_client, N_PRODUCTS)
+        deadline = time.monotonic() + 180
+        # Rounds alternate baseline and service; round 0 warms up and is not counted.
+        for i in range(B_REPEATS + 1):
+            if time.monotonic() > deadline:
+                break
+            sqlite_sec = sqlite_insert.insert(1000)
+            body = encode(batch_body(100 + i, "I", day(0), lines))  # a new batch_number
+            status, data, bare_sec = bare_client.timed("POST", "/v1/batches/", body)
+            _expect(status, data, 201, "bare POST")
             if svc:
-                create_products(svc_client, N_PRODUCTS)
-            with server.Client(bare.port) as bare_client:
-                deadline = time.monotonic() + 180
-                for i in range(B_REPEATS + 1):  # round 0 warms up and is not counted
-                    if time.monotonic() > deadline:
-                        break
-                    body = encode(batch_body(100 + i, "I", day(0), lines))  # new batch_number
-                    status, data, sec = bare_client.timed("POST", "/v1/batches/", body)
-                    _expect(status, data, 201, "bare POST")
-                    if i:
-                        bare_times.append(sec)
-                    if svc:
-                        status, data, sec = svc_client.timed("POST", "/v1/batches/", body)
-                        _expect(status, data, 201, "POST /v1/batches/ (1000 items)")
-                        if i:
-                            svc_times.append(sec)
-            bare_hwm = bare.vm_hwm_mb()
-            if svc:
-                svc_hwm = svc.vm_hwm_mb()
-        finally:
-            if svc_client:
-                svc_client.close()
+                status, data, sec = svc_client.timed("POST", "/v1/batches/", body)
+                _expect(status, data, 201, "POST /v1/batches/ (1000 items)")
+            if i:
+                sqlite_times.append(sqlite_sec)
+                bare_times.append(bare_sec)
+                if svc:
+                    svc_times.append(sec)
+        bare_hwm = bare.vm_hwm_mb()
+        if svc:
+            svc_hwm = svc.vm_hwm_mb()
+    sqlite_insert.close()
     if svc and len(svc_times) < 3:
         raise RuntimeError(f"only {len(svc_times)} batches posted within the time limit")
     ctx.note(f"b: bare Flask POST of the same 1000-item body (parse only): "
@@ -130,60 +130,79 @@ def scenario_b(ctx):
     if svc_times:
         ctx.note("b: service POST times ms: " + ", ".join(f"{t * 1000:.0f}" for t in svc_times))
     ctx.add(Row("b. POST /v1/batches/ 1000 items vs sqlite3 executemany", "ms",
-                median_ms(svc_times) if svc_times else None, sqlite_ms, 15, 30, False))
+                median_ms(svc_times) if svc_times else None, median_ms(sqlite_times),
+                15, 30, False))
     ctx.add(Row("f. peak RSS of server during b vs bare Flask", "MiB", svc_hwm, bare_hwm,
                 MEM_GOAL, MEM_FLOOR, False, own_goal=True))
 
 
+def _seed(client, first_batch, last_batch, deadline):
+    """Post 1000-item batches first..last-1 with business date k; stop at the deadline.
+
+    Every third batch is goods-out of the batch before it, 1 pc a line, so stock suffices.
+    Returns the number of batches posted.
+    """
+    lines = None
+    for k in range(first_batch, last_batch):
+        if time.monotonic() > deadline:
+            return k - first_batch
+        direction = "O" if k % 3 == 2 else "I"
+        if direction == "I" or lines is None:
+            lines = batch_lines(1000, N_PRODUCTS, k * 7)
+        status, data = client.request("POST", "/v1/batches/",
+                                      batch_body(10_000 + k, direction, day(k), lines))
+        _expect(status, data, 201, f"seeding batch {k}")
+    return last_batch - first_batch
+
+
 def scenario_c(ctx):
     """Inventory and one-day movements filters: time at ~200,000 movements vs ~2,000."""
-    inventory = {"data": {"id_warehouses": [1], "level": -1}}
-    movements = {"data": {"id_warehouses": [1], "level": -1, "doc_direction": "",
-                          "date_from": day(1), "date_to": day(1)}}
+    queries = {
+        "inventory": ("/v1/inventory/filter", {"data": {"id_warehouses": [1], "level": -1}}),
+        # Day 1 holds exactly one batch of 1000 items in both databases.
+        "movements": ("/v1/inventory/movements/filter",
+                      {"data": {"id_warehouses": [1], "level": -1, "doc_direction": "",
+                                "date_from": day(1), "date_to": day(1)}}),
+    }
     if not ctx.has_service:
         ctx.add(Row("c. inventory filter", "ms", None, None, 1.2, 1.5, False))
         ctx.add(Row("c. movements filter, one day", "ms", None, None, 1.2, 1.5, False))
         return
-    with ctx.service("c") as svc, server.Client(svc.port, ctx.key) as c:
-        create_products(c, N_PRODUCTS)
+    # Two servers, small and large history, both up while measuring: the queries alternate
+    # between them, so whatever else the machine does hits both figures alike.
+    with ctx.service("c-small") as small, ctx.service("c-large") as large, \
+            server.Client(small.port, ctx.key) as cs, server.Client(large.port, ctx.key) as cl:
+        for c in (cs, cl):
+            create_products(c, N_PRODUCTS)
+        _seed(cs, 0, 2, float("inf"))
+        t0 = time.monotonic()
+        posted = _seed(cl, 0, ctx.seed_batches, t0 + ctx.seed_time_limit_s)
+        seed_s = time.monotonic() - t0
+        if posted < ctx.seed_batches:
+            ctx.note(f"c: seeding stopped at the time limit after {posted} batches")
 
-        def measure():
-            inv_ms, _ = timed_requests(c, "POST", "/v1/inventory/filter", inventory,
-                                       QUERY_REPEATS, 60)
-            mov_ms, data = timed_requests(c, "POST", "/v1/inventory/movements/filter",
-                                          movements, QUERY_REPEATS, 60)
-            return inv_ms, mov_ms, len(json.loads(data)["list"])
-
-        posted, lines = 0, None
-        seed_start = time.monotonic()
-        deadline = seed_start + ctx.seed_time_limit_s
-        small = None
-        for k in range(ctx.seed_batches):
-            # Business date k; every third batch is goods-out of the batch before it,
-            # 1 pc a line, so stock always suffices.
-            direction = "O" if k % 3 == 2 else "I"
-            if direction == "I":
-                lines = batch_lines(1000, N_PRODUCTS, k * 7)
-            status, data = c.request("POST", "/v1/batches/",
-                                     batch_body(10_000 + k, direction, day(k), lines))
-            _expect(status, data, 201, f"seeding batch {k}")
-            posted += 1000
-            if k == 1:  # day 1 now holds one batch of 1000 rows: the small-history point
-                paused = time.monotonic()
-                small = measure()
-                deadline += time.monotonic() - paused
-            if time.monotonic() > deadline:
-                ctx.note(f"c: seeding stopped at the time limit after {k + 1} batches")
-                break
-        seed_s = time.monotonic() - seed_start
-        large = measure()
-    ctx.note(f"c: seeded {posted:,} movement rows in {seed_s:.0f} s "
-             f"({posted / seed_s:,.0f} rows/s, {posted / 1000 / seed_s:.2f} batches/s of 1000)")
-    ctx.note(f"c: one-day movements answer: {small[2]} rows at 2,000, {large[2]} at {posted:,}")
-    ctx.add(Row(f"c. inventory filter, {posted:,} vs 2,000 movements", "ms",
-                large[0], small[0], 1.2, 1.5, False))
-    ctx.add(Row(f"c. movements filter 1 day, {posted:,} vs 2,000 movements", "ms",
-                large[1], small[1], 1.2, 1.5, False))
+        times = {(size, name): [] for size in ("small", "large") for name in queries}
+        answers = {}
+        for rep in range(QUERY_REPEATS + 1):  # round 0 warms up and is not counted
+            for name, (path, body) in queries.items():
+                for size, c in (("small", cs), ("large", cl)):
+                    status, data, sec = c.timed("POST", path, body)
+                    _expect(status, data, 200, f"POST {path}")
+                    if rep:
+                        times[size, name].append(sec)
+                    answers[size, name] = len(json.loads(data)["list"])
+    rows = posted * 1000
+    ctx.note(f"c: seeded {rows:,} movement rows in {seed_s:.0f} s "
+             f"({rows / seed_s:,.0f} rows/s, {posted / seed_s:.2f} batches/s of 1000)")
+    ctx.note(f"c: rows answered, small/large history: inventory {answers['small', 'inventory']}"
+             f"/{answers['large', 'inventory']}, movements {answers['small', 'movements']}"
+             f"/{answers['large', 'movements']}")
+    ctx.add(Row(f"c. inventory filter, {rows:,} vs 2,000 movements", "ms",
+                median_ms(times["large", "inventory"]), median_ms(times["small", "inventory"]),
+                1.2, 1.5, False))
+    ctx.add(Row(f"c. movements filter 1 day, {rows:,} vs 2,000 movements", "ms",
+                median_ms(times["large", "movements"]), median_ms(times["small", "movements"]),
+                1.2, 1.5, False))
 
 
 def _in_process_app(db_url, key):
