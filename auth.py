@@ -8,7 +8,7 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from db import read_rows, writing
+from db import reading, writing
 from errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from models import ApiKey
 
@@ -53,12 +53,13 @@ def hash_key(key: str) -> str:
 
 
 def authenticate(source, key: str | None) -> Caller:
-    """The caller a key belongs to; `source` is an engine or a session (see db.read_rows)."""
+    """The caller a key belongs to; `source` is a db.Reader, an engine or a session."""
     if not key:
         raise Unauthorized("The TS-Apikey header is missing.")
     digest = hash_key(key)
-    rows = read_rows(source, "SELECT id, name, role, warehouses, key_hash, revoked_at "
-                              "FROM api_keys WHERE key_hash = ?", (digest,))
+    with reading(source) as reader:
+        rows = reader.rows("SELECT id, name, role, warehouses, key_hash, revoked_at "
+                           "FROM api_keys WHERE key_hash = ?", (digest,))
     if not rows or not hmac.compare_digest(rows[0][4], digest) or rows[0][5] is not None:
         raise Unauthorized("The API key is unknown or revoked.")
     key_id, name, role, warehouses, _, _ = rows[0]

@@ -2,7 +2,7 @@
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from db import read_rows, writing
+from db import reading, writing
 from errors import Conflict, Invalid, NotFound, ServiceError
 from models import Balance, Customer, Packaging, Product
 
@@ -37,9 +37,15 @@ def list_products(session, product_code: str | None = None) -> list[dict]:
 
 
 def get_product(source, product_code: str) -> dict:
-    """One product with its packaging, in one statement (scanners ask for it all day)."""
+    """One product with its packaging, in one statement (scanners ask for it all day).
+
+    `source` is a db.Reader, an engine or a session.
+    """
     # No code holds a control character; PostgreSQL cannot even compare one with NUL.
-    rows = read_rows(source, PRODUCT_WITH_PACKAGING, (product_code,)) if product_code.isprintable() else []
+    rows = []
+    if product_code.isprintable():
+        with reading(source) as reader:
+            rows = reader.rows(PRODUCT_WITH_PACKAGING, (product_code,))
     if not rows:
         raise NotFound(f"No product {product_code!r}.")
     product = dict(zip(PRODUCT_KEYS, rows[0][:len(PRODUCT_KEYS)]))

@@ -70,24 +70,51 @@ def writing(session):
         raise
 
 
-def read_rows(source, sql: str, params: tuple = ()) -> list[tuple]:
-    """Run one short read on a pooled driver connection, outside any session's transaction.
+class Reader:
+    """Short reads on one pooled driver connection, outside any session's transaction.
 
-    Only for the reads on every request (the key check, one product): there the
-    session's machinery costs several times the query. `source` is the engine
-    (routes pass it, so no session is made for the request) or a session.
-    `?` marks parameters.
+    For the reads of every request (the key check, one product): there a
+    session's machinery costs several times the query, and one reader lets all
+    of a request's such reads share one checkout from the pool. `?` marks
+    parameters. `source` is an engine or a session.
     """
-    engine = source if isinstance(source, Engine) else source.get_bind()
-    connection = engine.raw_connection()
+
+    def __init__(self, source):
+        self.engine = source if isinstance(source, Engine) else source.get_bind()
+        self._qmark = self.engine.dialect.paramstyle == "qmark"
+        self._connection = None
+
+    def rows(self, sql: str, params: tuple = ()) -> list[tuple]:
+        if self._connection is None:
+            self._connection = self.engine.raw_connection()
+        cursor = self._connection.cursor()
+        try:
+            cursor.execute(sql if self._qmark else sql.replace("?", "%s"), params)
+            return cursor.fetchall()
+        finally:
+            cursor.close()
+            if not self._qmark:
+                # psycopg opened a transaction for the SELECT; holding it for the
+                # rest of the request would pin an old snapshot for nothing.
+                self._connection.rollback()
+
+    def close(self) -> None:
+        if self._connection is not None:
+            self._connection.close()  # back to the pool
+            self._connection = None
+
+
+@contextmanager
+def reading(source):
+    """A Reader: the one given, or a new one on an engine or session, closed afterwards."""
+    if isinstance(source, Reader):
+        yield source
+        return
+    reader = Reader(source)
     try:
-        cursor = connection.cursor()
-        cursor.execute(sql if engine.dialect.paramstyle == "qmark" else sql.replace("?", "%s"), params)
-        rows = cursor.fetchall()
-        cursor.close()
-        return rows
+        yield reader
     finally:
-        connection.close()  # back to the pool, which ends any transaction the driver began
+        reader.close()
 
 
 def insert_rows(session, table, rows: list[dict]) -> None:

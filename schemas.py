@@ -144,7 +144,28 @@ class ProductSchema(Schema):
 
 
 product_schema = ProductSchema()
-products_schema = ProductSchema(many=True)
+
+
+def product_out(product) -> dict:
+    """A product as returned (operations 1 and 2): ProductSchema's dump, written out by hand.
+
+    Scanners read products all day and the office lists thousands at once; the
+    schema's per-field machinery cost more than the query (see README,
+    Performance). tests/test_products.py holds it equal to product_schema.dump.
+    """
+    return {
+        "product_code": product["product_code"], "name": product["name"], "active": product["active"],
+        "base_unit": product["base_unit"], "base_unit_barcode": product["base_unit_barcode"],
+        "category": product["category"], "lot_level": product["lot_level"],
+        "packaging": [{"unit": packaging["unit"],
+                       "amount_base_units": from_milli(packaging["amount_base_units_milli"]),
+                       "barcode": packaging["barcode"]} for packaging in product["packaging"]],
+        "weight_brutto": from_milli(product["weight_brutto_milli"]),
+        "weight_netto": from_milli(product["weight_netto_milli"]),
+        "weight_unit": product["weight_unit"],
+    }
+
+
 # Partial: fields given replace, fields left out stay (no defaults applied). Only the
 # top-level fields are optional: a packaging entry given still needs unit and amount.
 product_update_schema = ProductSchema(partial=tuple(ProductSchema._declared_fields))

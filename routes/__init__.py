@@ -7,7 +7,7 @@ from marshmallow import ValidationError
 from werkzeug.routing import BaseConverter
 
 from auth import authenticate
-from db import db
+from db import Reader, db
 from errors import BadRequest, Forbidden, Invalid, NotFound, invalid_field
 from stock import Policy
 
@@ -18,6 +18,7 @@ def register(app) -> None:
 
     app.url_map.converters["code"] = CodeConverter
     app.before_request(authenticate_v1)
+    app.teardown_request(close_reader)
     app.before_request(refuse_nul)
     for module in (health, products, customers, documents, batches, docs, stocktakings,
                    inventory, overview):
@@ -37,7 +38,14 @@ class CodeConverter(BaseConverter):
 
 def authenticate_v1():
     if request.path.startswith("/v1/") or request.path == "/v1":
-        g.caller = authenticate(db.engine, request.headers.get("TS-Apikey"))
+        g.reader = Reader(db.engine)
+        g.caller = authenticate(g.reader, request.headers.get("TS-Apikey"))
+
+
+def close_reader(_error=None):
+    reader = g.pop("reader", None)
+    if reader is not None:
+        reader.close()
 
 
 def requires(role: str):
@@ -57,6 +65,11 @@ def requires(role: str):
 
 def caller():
     return g.caller
+
+
+def reader():
+    """The request's db.Reader (one pooled connection for its short reads)."""
+    return g.reader
 
 
 def policy() -> Policy:

@@ -2,8 +2,8 @@ from flask import Blueprint
 
 import catalog
 from db import db
-from routes import body_data, load, requires
-from schemas import product_schema, product_update_schema, products_schema
+from routes import body_data, load, reader, requires
+from schemas import product_out, product_schema, product_update_schema
 
 bp = Blueprint("products", __name__, url_prefix="/v1/products")
 
@@ -12,14 +12,14 @@ bp = Blueprint("products", __name__, url_prefix="/v1/products")
 @requires("read")
 def list_products():
     """All products with their packaging, by product_code."""
-    return {"list": products_schema.dump(catalog.list_products(db.session))}
+    return {"list": [product_out(product) for product in catalog.list_products(db.session)]}
 
 
 @bp.get("/<code:product_code>")
 @requires("read")
 def view_product(product_code):
     """One product."""
-    return {"item": product_schema.dump(catalog.get_product(db.engine, product_code))}
+    return {"item": product_out(catalog.get_product(reader(), product_code))}
 
 
 @bp.post("/")

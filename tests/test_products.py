@@ -5,8 +5,10 @@ from urllib.parse import quote
 
 import pytest
 
+import catalog
 from helpers import product
 from models import Balance
+from schemas import product_schema
 
 DEFAULTS = {
     "active": 1, "category": 0, "lot_level": 0, "packaging": [], "weight_brutto": 0,
@@ -409,3 +411,18 @@ def test_product_rules_answer_before_the_stock_conflict(api, session):
     r = api.post("/v1/products/P1", {"lot_level": 1, "base_unit_barcode": "111",
                                      "packaging": [{"unit": "box", "amount_base_units": 6, "barcode": "111"}]})
     assert r.status_code == 422, r.json
+
+
+@pytest.mark.parametrize("fields", [
+    {},
+    {"packaging": [{"unit": "box", "amount_base_units": "2.5", "barcode": "4006"},
+                   {"unit": "pallet", "amount_base_units": 480}],
+     "weight_brutto": "1.25", "weight_netto": 1, "lot_level": 1, "active": 0, "category": 7,
+     "base_unit_barcode": "4005", "weight_unit": "g"},
+])
+def test_product_answers_equal_the_schema_dump(api, session, fields):
+    # The routes write products with schemas.product_out for speed; the schema stays the contract.
+    create(api, "P1", **fields)
+    expected = product_schema.dump(catalog.get_product(session, "P1"))
+    assert api.get("/v1/products/P1").json["item"] == expected
+    assert api.get("/v1/products/").json["list"] == [expected]
