@@ -45,7 +45,7 @@ def create_order(session, caller: Caller, fields: dict) -> None:
     """Import an order document; it starts in state 1 (imported)."""
     # Rules the body alone decides are shape errors: they answer before the key's
     # warehouse and a duplicate document_number (DESIGN §3, order of errors).
-    errors = _order_line_errors(fields)
+    errors = _check_order_lines(fields)
     if errors:
         raise Invalid("The order document has invalid items.", {"data": {"items": errors}})
     caller.require_warehouse(fields["id_warehouse"])
@@ -78,8 +78,11 @@ def create_order(session, caller: Caller, fields: dict) -> None:
         ))
 
 
-def _order_line_errors(fields: dict) -> dict[int, dict]:
-    """item_number unique in the document; direction given unless only one is allowed (then filled in)."""
+def _check_order_lines(fields: dict) -> dict[int, dict]:
+    """Errors of the lines by index: item_number unique, direction allowed.
+
+    A line without a direction gets the only allowed one; where both are allowed it must say.
+    """
     directions = fields["batch_settings"]["allowed_directions"]
     errors = {}
     numbers = set()
