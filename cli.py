@@ -88,6 +88,15 @@ def report(problems: dict) -> None:
     fail(f"{len(problems)} bad line(s); nothing was imported.")
 
 
+def repeats(seen: dict, key: str, loaded: dict, line: int, problems: dict) -> bool:
+    """Note a record whose key an earlier line of the file had; else remember its line."""
+    if loaded[key] in seen:
+        problems[line] = [f"{key} repeats line {seen[loaded[key]]}."]
+        return True
+    seen[loaded[key]] = line
+    return False
+
+
 @customers.command("import")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 def import_customers(path):
@@ -106,10 +115,8 @@ def import_customers(path):
         except ValidationError as error:
             problems[line] = error.messages
             continue
-        if loaded["id_customer"] in seen:
-            problems[line] = [f"id_customer repeats line {seen[loaded['id_customer']]}."]
+        if repeats(seen, "id_customer", loaded, line, problems):
             continue
-        seen[loaded["id_customer"]] = line
         rows.append(loaded)
     if problems:
         report(problems)
@@ -138,10 +145,8 @@ def import_products(path):
         except ValidationError as error:
             problems[line] = error.messages
             continue
-        if loaded["product_code"] in seen:
-            problems[line] = [f"product_code repeats line {seen[loaded['product_code']]}."]
+        if repeats(seen, "product_code", loaded, line, problems):
             continue
-        seen[loaded["product_code"]] = line
         rows.append((line, loaded))
     try:
         # The valid rows are tried even when some lines are bad, so that every bad line is named.

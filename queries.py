@@ -12,17 +12,21 @@ from errors import NotFound
 from models import Batch, BatchExtra, BatchItem, Product, WarehouseDocument, WarehouseDocumentItem
 
 
-def _within(query, column, caller: Caller, filters: dict):
-    """Apply the warehouse list (narrowed to the key), direction and business-date bounds."""
-    warehouses = caller.narrow(filters.get("id_warehouses", []))
-    if warehouses is not None:
-        query = query.where(column.table.c.id_warehouse.in_(warehouses))
+def in_warehouses(query, column, warehouses: list[int] | None):
+    """Only rows of these warehouses (None: all)."""
+    return query if warehouses is None else query.where(column.in_(warehouses))
+
+
+def within(query, table, caller: Caller, filters: dict):
+    """Apply a filter's warehouse list (narrowed to the key), direction and business-date
+    bounds to a table that has id_warehouse, direction and date columns."""
+    query = in_warehouses(query, table.c.id_warehouse, caller.narrow(filters.get("id_warehouses", [])))
     if filters.get("doc_direction"):
-        query = query.where(column.table.c.direction == filters["doc_direction"])
+        query = query.where(table.c.direction == filters["doc_direction"])
     if filters.get("date_from"):
-        query = query.where(column.table.c.date >= filters["date_from"])
+        query = query.where(table.c.date >= filters["date_from"])
     if filters.get("date_to"):
-        query = query.where(column.table.c.date <= filters["date_to"])
+        query = query.where(table.c.date <= filters["date_to"])
     return query
 
 
@@ -49,7 +53,7 @@ def get_batch(session, caller: Caller, batch_number: int) -> dict:
 
 
 def filter_batches(session, caller: Caller, filters: dict, headers_only: bool) -> list[dict]:
-    query = _within(select(Batch), Batch.id_warehouse, caller, filters)
+    query = within(select(Batch), Batch.__table__, caller, filters)
     if filters.get("document_number"):
         query = query.where(Batch.document_number == filters["document_number"])
     return _batches(session, query, filters.get("level", -1), headers_only)
@@ -89,7 +93,7 @@ def get_document(session, caller: Caller, doc_number: int) -> dict:
 
 
 def filter_documents(session, caller: Caller, filters: dict, headers_only: bool) -> list[dict]:
-    query = _within(select(WarehouseDocument), WarehouseDocument.id_warehouse, caller, filters)
+    query = within(select(WarehouseDocument), WarehouseDocument.__table__, caller, filters)
     return _documents(session, query, filters.get("level", -1), headers_only)
 
 

@@ -14,11 +14,7 @@ from sqlalchemy.orm import aliased
 from auth import Caller
 from models import (Balance, Customer, Product, Stocktaking, StocktakingItem, WarehouseDocument,
                     WarehouseDocumentItem)
-from queries import _within
-
-
-def _in_warehouses(query, column, warehouses: list[int] | None):
-    return query if warehouses is None else query.where(column.in_(warehouses))
+from queries import in_warehouses, within
 
 
 # --- stocktakings ---------------------------------------------------------------------------
@@ -27,7 +23,7 @@ def list_stocktakings(session, caller: Caller, headers_only: bool) -> list[dict]
     """Stocktakings by date then warehouse, with the ufids of their adjustment documents."""
     warehouses = caller.narrow([])
     in_doc, out_doc = aliased(WarehouseDocument), aliased(WarehouseDocument)
-    headers = session.execute(_in_warehouses(
+    headers = session.execute(in_warehouses(
         select(Stocktaking.id_warehouse, Stocktaking.date, Stocktaking.status, Stocktaking.in_doc,
                Stocktaking.out_doc, func.coalesce(in_doc.ufid, "").label("in_ufid"),
                func.coalesce(out_doc.ufid, "").label("out_ufid"))
@@ -38,7 +34,7 @@ def list_stocktakings(session, caller: Caller, headers_only: bool) -> list[dict]
     items = {}
     if not headers_only and headers:
         item = StocktakingItem
-        rows = session.execute(_in_warehouses(
+        rows = session.execute(in_warehouses(
             select(item.id_warehouse, item.date, item.product_code, item.lot, item.date_exp, item.name,
                    item.amount_real_milli, item.amount_snap_milli),
             item.id_warehouse, warehouses)
@@ -62,7 +58,7 @@ def inventory(session, caller: Caller, filters: dict) -> list[dict]:
                     Product.name, Product.base_unit, Product.lot_level)
              .join(Product, Product.product_code == Balance.product_code)
              .where(Balance.amount_milli != 0))
-    query = _in_warehouses(query, Balance.id_warehouse, caller.narrow(filters.get("id_warehouses", [])))
+    query = in_warehouses(query, Balance.id_warehouse, caller.narrow(filters.get("id_warehouses", [])))
     if filters.get("product_code"):
         query = query.where(Balance.product_code == filters["product_code"])
     # Lots are folded here rather than grouped in SQL, where a computed lot would
@@ -99,7 +95,7 @@ def movements(session, caller: Caller, filters: dict) -> list[dict]:
              .join(WarehouseDocument, WarehouseDocument.doc_number == item.doc_number)
              .join(Product, Product.product_code == item.product_code)
              .outerjoin(Customer, Customer.id_customer == WarehouseDocument.id_customer))
-    query = _within(query, item.id_warehouse, caller, filters)
+    query = within(query, item.__table__, caller, filters)
     if filters.get("level", -1) in (0, 1):
         query = query.where(Product.lot_level == filters["level"])
     return [dict(row._mapping) for row in session.execute(query.order_by(item.doc_number, item.item_number))]
@@ -114,11 +110,11 @@ def overview_docs_and_stocktaking(session, caller: Caller, id_warehouse: int | N
     doc = WarehouseDocument
     rank = func.row_number().over(partition_by=(doc.id_warehouse, doc.direction),
                                   order_by=(doc.date.desc(), doc.doc_number.desc())).label("rank")
-    ranked = _in_warehouses(select(doc.id_warehouse, doc.direction, doc.ufid, doc.date, rank),
+    ranked = in_warehouses(select(doc.id_warehouse, doc.direction, doc.ufid, doc.date, rank),
                             doc.id_warehouse, warehouses).subquery()
     latest = session.execute(select(ranked.c.id_warehouse, ranked.c.direction, ranked.c.ufid, ranked.c.date)
                              .where(ranked.c.rank == 1)).all()
-    counted = session.execute(_in_warehouses(
+    counted = session.execute(in_warehouses(
         select(Stocktaking.id_warehouse, func.max(Stocktaking.date).label("date"))
         .group_by(Stocktaking.id_warehouse), Stocktaking.id_warehouse, warehouses)).all()
 
@@ -135,7 +131,7 @@ def overview_docs_and_stocktaking(session, caller: Caller, id_warehouse: int | N
 def overview_monthly_movement(session, caller: Caller, date_from: date | None) -> list[dict]:
     """Warehouse documents counted per (year, month, direction) of their business date."""
     doc = WarehouseDocument
-    query = _in_warehouses(select(doc.date, doc.direction, func.count().label("count")),
+    query = in_warehouses(select(doc.date, doc.direction, func.count().label("count")),
                            doc.id_warehouse, caller.narrow([]))
     if date_from is not None:
         query = query.where(doc.date >= date_from)

@@ -217,7 +217,7 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
 def _check_items(session, items: list[dict], is_count: bool) -> dict[str, dict]:
     """Product, unit, conversion and lot rules; fills amount_base_milli. Returns the products."""
     codes = {item["product_code"] for item in items}
-    products = {row.product_code: {**row._mapping, "factors": {row.base_unit: 1000}}
+    products = {row.product_code: {**row._mapping, "factors": {row.base_unit: SCALE}}
                 for row in session.execute(
                     select(Product.product_code, Product.name, Product.active, Product.base_unit,
                            Product.lot_level).where(Product.product_code.in_(codes)))}
@@ -248,7 +248,7 @@ def _item_problem(item: dict, product: dict | None, is_count: bool) -> tuple[str
     amount = item["amount_milli"]
     if amount < 0 or (amount == 0 and not is_count):
         return "amount", "Must be greater than 0." if not is_count else "Must not be negative."
-    base, remainder = divmod(amount * factor, 1000)
+    base, remainder = divmod(amount * factor, SCALE)
     if remainder:
         return "amount", "In base units this has more than 3 decimal places."
     if base >= LIMIT * SCALE:
@@ -492,7 +492,9 @@ def count_stock(session, id_warehouse: int, day: date, items: list[dict], produc
         row.amount_snap_milli = book.get(key, 0) - adjustments.get(key, 0)
     session.flush()
     wanted = {key: row.amount_real_milli - row.amount_snap_milli for key, row in existing.items()}
-    _rewrite_adjustments(session, stocktaking, adjustments, wanted, Policy(allow_negative_stock=True))
+    expiry = {key: row.date_exp for key, row in existing.items()}
+    _rewrite_adjustments(session, stocktaking, adjustments, wanted, Policy(allow_negative_stock=True),
+                         expiry)
 
 
 def stocktaking_adjustments(session, stocktaking: Stocktaking) -> dict[tuple[str, str], int]:
@@ -510,19 +512,21 @@ def stocktaking_adjustments(session, stocktaking: Stocktaking) -> dict[tuple[str
 
 
 def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: dict,
-                         policy: Policy) -> None:
-    """Make the goods-in/goods-out documents of the stocktaking carry exactly `wanted`."""
+                         policy: Policy, expiry: dict | None = None) -> None:
+    """Make the goods-in/goods-out documents of the stocktaking carry exactly `wanted`.
+
+    `expiry` gives the date_exp of each (product, lot) for the document lines.
+    """
     keys = set(old) | set(wanted)
     change_balances(session, stocktaking.id_warehouse,
                     {key: wanted.get(key, 0) - old.get(key, 0) for key in keys}, policy)
+    listed = {code for (code, _), amount in wanted.items() if amount}
     names = dict(session.execute(select(Product.product_code, Product.name)
-                                 .where(Product.product_code.in_({code for code, _ in keys}))).all())
-    dates = {(row.product_code, row.lot): row.date_exp for row in session.scalars(
-        select(StocktakingItem).where(StocktakingItem.id_warehouse == stocktaking.id_warehouse,
-                                      StocktakingItem.date == stocktaking.date))}
+                                 .where(Product.product_code.in_(listed))).all()) if listed else {}
+    expiry = expiry or {}
     for attribute, direction, sign in (("in_doc", "I", 1), ("out_doc", "O", -1)):
         lines = [{"product_code": code, "name": names.get(code, ""), "lot": lot,
-                  "date_exp": dates.get((code, lot), ""), "amount_base_milli": sign * amount}
+                  "date_exp": expiry.get((code, lot), ""), "amount_base_milli": sign * amount}
                  for (code, lot), amount in sorted(wanted.items()) if sign * amount > 0]
         doc_number = getattr(stocktaking, attribute)
         if doc_number:
