@@ -36,14 +36,17 @@ class JSONProvider(DefaultJSONProvider):
 
 
 def database_url(url: str) -> str:
-    """Put a relative SQLite file in the working directory, and use psycopg 3 for PostgreSQL."""
+    """Put a relative SQLite file in the working directory, and use psycopg 3 for PostgreSQL.
+
+    Any other URL is returned as given (re-rendering would percent-encode ":memory:").
+    """
     parsed = make_url(url)
     if parsed.drivername == "sqlite" and parsed.database and parsed.database != ":memory:" \
             and not parsed.database.startswith("file:") and not os.path.isabs(parsed.database):
-        parsed = parsed.set(database=os.path.abspath(parsed.database))
+        return parsed.set(database=os.path.abspath(parsed.database)).render_as_string(hide_password=False)
     if parsed.drivername in ("postgresql", "postgres"):
-        parsed = parsed.set(drivername="postgresql+psycopg")
-    return parsed.render_as_string(hide_password=False)
+        return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
+    return url
 
 
 def create_app(test_config: dict | None = None) -> Flask:
