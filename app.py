@@ -3,22 +3,21 @@ import argparse
 import logging
 import os
 import sys
-import time
 from decimal import Decimal
 
-from flask import Flask, g, request
+from flask import Flask, request
 from flask.json.provider import DefaultJSONProvider
 from sqlalchemy.engine import make_url
 from werkzeug.exceptions import HTTPException
 
 import auth
 import cli
+import logs
 import routes
 from db import configure_sqlite, db
 from errors import ServiceError
 
 log = logging.getLogger("warehouse")
-access_log = logging.getLogger("warehouse.access")
 
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
               405: "method_not_allowed", 409: "conflict", 413: "payload_too_large",
@@ -71,7 +70,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     # Scanners call /v1/products and /v1/products/ alike; a redirect would be an HTML page.
     app.url_map.strict_slashes = False
-    register_access_log(app)  # first, so that the clock runs before the key check
+    app.wsgi_app = logs.AccessLog(app.wsgi_app)
     routes.register(app)
     register_error_handlers(app)
     cli.register(app)
@@ -113,20 +112,6 @@ def register_error_handlers(app: Flask) -> None:
         return error_body(500, "internal_error", "The service failed; the error is logged.")
 
 
-def register_access_log(app: Flask) -> None:
-    @app.before_request
-    def start_clock():
-        g.started = time.perf_counter()
-
-    @app.after_request
-    def log_request(response):
-        caller = g.get("caller")
-        access_log.info("%s %s %s %.1fms %s", request.method, request.path, response.status_code,
-                        (time.perf_counter() - g.get("started", time.perf_counter())) * 1000,
-                        caller.name if caller else "-")
-        return response
-
-
 def serve(argv=None) -> None:
     parser = argparse.ArgumentParser(description="Serve the warehouse service with waitress.")
     parser.add_argument("--host", default=os.environ.get("WAREHOUSE_HOST", "0.0.0.0"))
@@ -135,8 +120,7 @@ def serve(argv=None) -> None:
     parser.add_argument("--database-url", default=None)
     args = parser.parse_args(argv)
 
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
-    logging.getLogger("waitress.queue").setLevel(logging.ERROR)
+    logs.configure()
     config = {"SQLALCHEMY_DATABASE_URI": args.database_url} if args.database_url else None
     app = create_app(config)
     with app.app_context():

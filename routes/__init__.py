@@ -9,6 +9,7 @@ from werkzeug.routing import BaseConverter
 from auth import authenticate
 from db import Reader, db
 from errors import BadRequest, Forbidden, Invalid, NotFound, invalid_field
+from logs import KEY_NAME
 from stock import Policy
 
 
@@ -17,9 +18,8 @@ def register(app) -> None:
                         products, stocktakings)
 
     app.url_map.converters["code"] = CodeConverter
-    app.before_request(authenticate_v1)
+    app.before_request(check_request)
     app.teardown_request(close_reader)
-    app.before_request(refuse_nul)
     for module in (health, products, customers, documents, batches, docs, stocktakings,
                    inventory, overview):
         app.register_blueprint(module.bp)
@@ -36,10 +36,14 @@ class CodeConverter(BaseConverter):
     part_isolating = False
 
 
-def authenticate_v1():
-    if request.path.startswith("/v1/") or request.path == "/v1":
-        g.reader = Reader(db.engine)
-        g.caller = authenticate(g.reader, request.headers.get("TS-Apikey"))
+def check_request():
+    """Before every request: the caller's key on /v1, then no NUL where none can be."""
+    path = request.path
+    if path.startswith("/v1/") or path == "/v1":
+        key = request.headers.get("TS-Apikey")
+        g.caller = authenticate(reader(), key)
+        request.environ[KEY_NAME] = g.caller.name
+    refuse_nul(path)
 
 
 def close_reader(_error=None):
@@ -68,7 +72,9 @@ def caller():
 
 
 def reader():
-    """The request's db.Reader (one pooled connection for its short reads)."""
+    """The request's db.Reader (one pooled connection for its short reads), made when first needed."""
+    if "reader" not in g:
+        g.reader = Reader(db.engine)
     return g.reader
 
 
@@ -119,9 +125,9 @@ def _nul_at(value, path: tuple) -> tuple | None:
     return None
 
 
-def refuse_nul():
+def refuse_nul(path: str):
     """A NUL in the path names nothing; in a query parameter it is no valid value."""
-    if "\x00" in request.path:
+    if "\x00" in path:
         raise NotFound("No such record.")
     if b"%00" in request.query_string and any("\x00" in value for value in request.args.values()):
         raise Invalid("Query parameters may not contain the NUL character.")
