@@ -11,6 +11,7 @@ from sqlalchemy.engine import make_url
 from werkzeug.exceptions import HTTPException
 
 import auth
+import cache
 import cli
 import logs
 import routes
@@ -67,6 +68,7 @@ def create_app(test_config: dict | None = None) -> Flask:
             configure_sqlite(db.engine)
         import models  # noqa: F401  (the tables must be known before create_all)
         db.create_all()
+        app.extensions["warehouse_cache"] = cache.for_engine(db.engine)
 
     # Scanners call /v1/products and /v1/products/ alike; a redirect would be an HTML page.
     app.url_map.strict_slashes = False

@@ -8,6 +8,8 @@ from sqlalchemy import event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, scoped_session
 
+import cache
+
 
 class Base(DeclarativeBase):
     pass
@@ -68,6 +70,7 @@ def writing(session):
     except BaseException:
         session.rollback()
         raise
+    cache.database_changed(connection.engine)
 
 
 class Reader:

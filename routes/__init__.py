@@ -6,7 +6,7 @@ from flask import current_app, g, request
 from marshmallow import ValidationError
 from werkzeug.routing import BaseConverter
 
-from auth import authenticate
+from auth import authenticate, hash_key
 from db import Reader, db
 from errors import BadRequest, Forbidden, Invalid, NotFound, invalid_field
 from logs import KEY_NAME
@@ -41,7 +41,7 @@ def check_request():
     path = request.path
     if path.startswith("/v1/") or path == "/v1":
         key = request.headers.get("TS-Apikey")
-        g.caller = authenticate(reader(), key)
+        g.caller = cached(("key", hash_key(key or "")), lambda: authenticate(reader(), key))
         request.environ[KEY_NAME] = g.caller.name
     refuse_nul(path)
 
@@ -50,6 +50,11 @@ def close_reader(_error=None):
     reader = g.pop("reader", None)
     if reader is not None:
         reader.close()
+
+
+def cached(key, load):
+    """What load() reads from the database, kept in memory until the database changes (cache.py)."""
+    return current_app.extensions["warehouse_cache"].get(key, load)
 
 
 def requires(role: str):

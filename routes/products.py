@@ -2,7 +2,7 @@ from flask import Blueprint
 
 import catalog
 from db import db
-from routes import body_data, load, reader, requires
+from routes import body_data, cached, load, reader, requires
 from schemas import product_out, product_schema, product_update_schema
 
 bp = Blueprint("products", __name__, url_prefix="/v1/products")
@@ -19,7 +19,9 @@ def list_products():
 @requires("read")
 def view_product(product_code):
     """One product."""
-    return {"item": product_out(catalog.get_product(reader(), product_code))}
+    product = cached(("product", product_code),
+                     lambda: product_out(catalog.get_product(reader(), product_code)))
+    return {"item": product}
 
 
 @bp.post("/")

@@ -1,0 +1,107 @@
+"""Keys and products kept in memory between requests, until the database changes.
+
+Every /v1 request proves its key, and scanners ask for one product after another
+all day. Read from SQLite, those two lookups cost about thirty releases of the GIL
+a request (the sqlite3 module releases it around each step and each column), and
+under waitress's threads each release hands the GIL to another thread: the
+product GET ran at a third of a bare Flask route (README, Performance).
+
+A change mark says when to forget: 8 bytes in a file beside the SQLite database
+(`warehouse.db-changes`), mapped into memory by every process that opens the
+database through create_app (the service and the CLI alike). Every write
+transaction puts fresh random bytes there after it commits (db.writing). A
+reader reads the mark before it reads the database, and files what it read
+under that mark; a different mark means everything filed is forgotten. Reading
+the mark is a read of memory: no system call, no GIL release.
+
+What is filed is also forgotten after MAX_AGE seconds, so that a change made by
+other means (the sqlite3 shell, a writer killed between its commit and its
+mark) shows within that time.
+
+On PostgreSQL nothing is kept: several machines may serve one database, and they
+share no memory to put a mark in.
+"""
+import mmap
+import os
+import secrets
+import time
+from typing import Callable, NamedTuple
+from weakref import WeakKeyDictionary
+
+MAX_AGE = 1.0  # seconds
+
+# The mark of each engine that has one (SQLite files), for db.writing to move.
+marks: WeakKeyDictionary = WeakKeyDictionary()
+
+
+class ChangeMark:
+    """8 bytes in a file, shared through the page cache by every process that maps it."""
+
+    SIZE = 8
+
+    def __init__(self, path: str):
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+        try:
+            if os.fstat(fd).st_size < self.SIZE:
+                os.ftruncate(fd, self.SIZE)
+            self._map = mmap.mmap(fd, self.SIZE)
+        finally:
+            os.close(fd)  # the mapping keeps the file open
+
+    def read(self) -> bytes:
+        return self._map[:self.SIZE]
+
+    def move(self) -> None:
+        self._map[:self.SIZE] = secrets.token_bytes(self.SIZE)
+
+
+def database_changed(engine) -> None:
+    """Tell every process's cache that what it keeps may be old (after a commit)."""
+    mark = marks.get(engine)
+    if mark is not None:
+        mark.move()
+
+
+class _Filed(NamedTuple):
+    mark: bytes
+    until: float
+    entries: dict
+
+
+class Cache:
+    """What load() gave for a key, until the mark moves or MAX_AGE passes.
+
+    Safe between threads without a lock: a lookup works on the _Filed it read,
+    and a new mark replaces the whole _Filed at once; a value loaded under an
+    old mark lands in a dict nobody reads any more.
+    """
+
+    def __init__(self, mark: ChangeMark | None, clock: Callable[[], float] = time.monotonic):
+        self.mark = mark
+        self.clock = clock
+        self._filed = _Filed(b"", 0.0, {})
+
+    def get(self, key, load: Callable):
+        if self.mark is None:
+            return load()
+        mark = self.mark.read()  # before the database is read, never after
+        filed = self._filed
+        now = self.clock()
+        if filed.mark != mark or now >= filed.until:
+            filed = self._filed = _Filed(mark, now + MAX_AGE, {})
+        try:
+            return filed.entries[key]
+        except KeyError:
+            value = filed.entries[key] = load()
+            return value
+
+
+def for_engine(engine) -> Cache:
+    """A cache for an app on this engine: with a change mark beside a SQLite file, else none."""
+    url = engine.url
+    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:") \
+            or url.database.startswith("file:"):
+        return Cache(None)
+    if engine not in marks:
+        marks[engine] = ChangeMark(url.database + "-changes")
+    return Cache(marks[engine])

@@ -1,0 +1,165 @@
+"""cache.py: keys and products kept in memory, forgotten whenever any process writes."""
+import os
+import subprocess
+import sys
+import time
+
+import pytest
+from sqlalchemy import create_engine, text
+from sqlalchemy.orm import Session
+
+import auth
+import cache
+import catalog
+from cache import MAX_AGE, Cache, ChangeMark
+from db import configure_sqlite, db, writing
+from helpers import product
+from schemas import product_schema
+from server import database_engine
+
+
+class Loads:
+    """A load() that counts its calls and gives a new value each time."""
+
+    def __init__(self):
+        self.calls = 0
+
+    def __call__(self):
+        self.calls += 1
+        return f"value {self.calls}"
+
+
+class Clock:
+    def __init__(self):
+        self.now = 1000.0
+
+    def __call__(self):
+        return self.now
+
+
+@pytest.fixture
+def mark(tmp_path):
+    return ChangeMark(str(tmp_path / "w.db-changes"))
+
+
+def test_a_value_is_loaded_once_while_the_mark_stays(mark):
+    loads, kept = Loads(), Cache(mark, Clock())
+    assert [kept.get("k", loads) for _ in range(3)] == ["value 1"] * 3
+    assert loads.calls == 1
+
+
+def test_a_moved_mark_forgets_everything(mark):
+    loads, kept = Loads(), Cache(mark, Clock())
+    kept.get("k", loads)
+    mark.move()
+    assert kept.get("k", loads) == "value 2"
+
+
+def test_what_is_kept_is_forgotten_after_max_age(mark):
+    clock = Clock()
+    loads, kept = Loads(), Cache(mark, clock)
+    kept.get("k", loads)
+    clock.now += MAX_AGE / 2
+    assert kept.get("k", loads) == "value 1"
+    clock.now += MAX_AGE
+    assert kept.get("k", loads) == "value 2"
+
+
+def test_keys_are_kept_apart(mark):
+    kept = Cache(mark, Clock())
+    assert kept.get(("product", "A"), lambda: "a") == "a"
+    assert kept.get(("product", "B"), lambda: "b") == "b"
+    assert kept.get(("product", "A"), lambda: "not this") == "a"
+
+
+def test_a_failed_load_is_not_kept(mark):
+    kept = Cache(mark, Clock())
+
+    def refuse():
+        raise LookupError("no such thing")
+
+    with pytest.raises(LookupError):
+        kept.get("k", refuse)
+    assert kept.get("k", lambda: "found") == "found"
+
+
+def test_without_a_mark_every_get_loads():
+    loads, kept = Loads(), Cache(None, Clock())
+    assert [kept.get("k", loads) for _ in range(2)] == ["value 1", "value 2"]
+
+
+def test_a_move_in_another_process_is_seen_without_reopening(tmp_path, mark):
+    before = mark.read()
+    code = "import sys; from cache import ChangeMark; ChangeMark(sys.argv[1]).move()"
+    subprocess.run([sys.executable, "-c", code, str(tmp_path / "w.db-changes")], check=True,
+                   timeout=60, cwd=os.path.dirname(os.path.abspath(cache.__file__)))
+    assert mark.read() != before
+
+
+def test_the_app_keeps_a_mark_beside_a_sqlite_file_and_none_on_postgresql(app):
+    kept = app.extensions["warehouse_cache"]
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            assert kept.mark is cache.marks[db.engine]
+        else:
+            assert kept.mark is None
+
+
+def test_a_committed_write_moves_the_mark_and_a_failed_one_does_not(tmp_path):
+    engine = create_engine(f"sqlite:///{tmp_path / 'w.db'}")
+    configure_sqlite(engine)  # as the app does (so BEGIN covers every statement)
+    mark = cache.for_engine(engine).mark
+    with Session(engine) as session:
+        session.execute(text("CREATE TABLE t (x INTEGER)"))
+        session.commit()
+        before = mark.read()
+        with pytest.raises(RuntimeError):
+            with writing(session):
+                session.execute(text("INSERT INTO t VALUES (1)"))
+                raise RuntimeError("changed my mind")
+        assert mark.read() == before
+        with writing(session):
+            session.execute(text("INSERT INTO t VALUES (2)"))
+        assert mark.read() != before
+        assert session.scalars(text("SELECT x FROM t")).all() == [2]
+    engine.dispose()
+
+
+# --- through HTTP: what another process changes shows at the next request ------------------
+
+def test_a_key_revoked_by_another_process_is_refused_at_the_next_request(live_server, session):
+    server = live_server(threads=2)
+    key = auth.create_key(session, "scanner 1", "scan")
+    server.api_key = key
+    assert server.get("/v1/products/NOPE")[0] == 404  # known key, and now kept in memory
+    auth.revoke_key(session, "scanner 1")  # this pytest process is the other process
+    assert server.get("/v1/products/NOPE")[0] == 401
+
+
+def test_a_product_changed_by_another_process_shows_at_the_next_request(live_server, session):
+    server = live_server(threads=2)
+    catalog.create_product(session, product_schema.load(product("P1", name="Old name")))
+    assert server.get("/v1/products/P1")[1]["item"]["name"] == "Old name"
+    catalog.update_product(session, "P1", {"name": "New name"})
+    assert server.get("/v1/products/P1")[1]["item"]["name"] == "New name"
+
+
+def test_a_change_that_bypasses_the_service_shows_within_max_age(live_server, session,
+                                                               database_config):
+    server = live_server(threads=2)
+    catalog.create_product(session, product_schema.load(product("P1", name="Old name")))
+    assert server.get("/v1/products/P1")[1]["item"]["name"] == "Old name"
+    engine = database_engine(database_config)  # no change mark: like the sqlite3 shell
+    try:
+        with engine.begin() as connection:
+            connection.exec_driver_sql("UPDATE products SET name = 'Edited by hand'")
+    finally:
+        engine.dispose()
+    deadline = time.monotonic() + MAX_AGE + 5
+    name = None
+    while time.monotonic() < deadline:
+        name = server.get("/v1/products/P1")[1]["item"]["name"]
+        if name == "Edited by hand":
+            break
+        time.sleep(0.05)
+    assert name == "Edited by hand"
