@@ -11,10 +11,10 @@ A change mark says when to forget: 8 bytes in a file beside the SQLite database
 database through create_app (the service and the CLI alike). Every write
 transaction puts fresh random bytes there after it commits (db.writing). A
 reader reads the mark before it reads the database, and files what it read
-under that mark; a different mark means everything filed is forgotten. Reading
+under that mark; a different mark means everything kept is forgotten. Reading
 the mark is a read of memory: no system call, no GIL release.
 
-What is filed is also forgotten after MAX_AGE seconds, so that a change made by
+What is kept is also forgotten after MAX_AGE seconds, so that a change made by
 other means (the sqlite3 shell, a writer killed between its commit and its
 mark) shows within that time.
 
@@ -39,8 +39,8 @@ class ChangeMark:
 
     SIZE = 8
 
-    def __init__(self, path: str):
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), 0o644)
+    def __init__(self, path: str, mode: int = 0o644):
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), mode)
         try:
             if os.fstat(fd).st_size < self.SIZE:
                 os.ftruncate(fd, self.SIZE)
@@ -62,7 +62,7 @@ def database_changed(engine) -> None:
         mark.move()
 
 
-class _Filed(NamedTuple):
+class _Kept(NamedTuple):
     mark: bytes
     until: float
     entries: dict
@@ -71,28 +71,29 @@ class _Filed(NamedTuple):
 class Cache:
     """What load() gave for a key, until the mark moves or MAX_AGE passes.
 
-    Safe between threads without a lock: a lookup works on the _Filed it read,
-    and a new mark replaces the whole _Filed at once; a value loaded under an
-    old mark lands in a dict nobody reads any more.
+    Safe between threads without a lock: a lookup works on the _Kept it read,
+    and a new mark replaces the whole _Kept at once; a value loaded under an
+    old mark lands in a dict nobody reads any more. What it returns is shared
+    by every request that asks: never change it.
     """
 
     def __init__(self, mark: ChangeMark | None, clock: Callable[[], float] = time.monotonic):
         self.mark = mark
         self.clock = clock
-        self._filed = _Filed(b"", 0.0, {})
+        self._kept = _Kept(b"", 0.0, {})
 
     def get(self, key, load: Callable):
         if self.mark is None:
             return load()
         mark = self.mark.read()  # before the database is read, never after
-        filed = self._filed
+        kept = self._kept
         now = self.clock()
-        if filed.mark != mark or now >= filed.until:
-            filed = self._filed = _Filed(mark, now + MAX_AGE, {})
+        if kept.mark != mark or now >= kept.until:
+            kept = self._kept = _Kept(mark, now + MAX_AGE, {})
         try:
-            return filed.entries[key]
+            return kept.entries[key]
         except KeyError:
-            value = filed.entries[key] = load()
+            value = kept.entries[key] = load()
             return value
 
 
@@ -103,5 +104,8 @@ def for_engine(engine) -> Cache:
             or url.database.startswith("file:"):
         return Cache(None)
     if engine not in marks:
-        marks[engine] = ChangeMark(url.database + "-changes")
+        database = os.path.realpath(url.database)  # one mark, however the path is spelled
+        # Whoever may write the database must be able to move the mark.
+        mode = os.stat(database).st_mode & 0o666 if os.path.exists(database) else 0o644
+        marks[engine] = ChangeMark(database + "-changes", mode)
     return Cache(marks[engine])

@@ -70,7 +70,11 @@ def writing(session):
     except BaseException:
         session.rollback()
         raise
-    cache.database_changed(connection.engine)
+    finally:
+        # After the commit, never before (cache.py). Also after a failure: a
+        # commit that raised may still have been written, and an extra move
+        # only costs the caches one read each.
+        cache.database_changed(connection.engine)
 
 
 class Reader:

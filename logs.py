@@ -26,12 +26,20 @@ class AccessLog:
             status.append(status_line[:3])
             return start_response(status_line, headers, exc_info)
 
-        body = self.wsgi_app(environ, note_status)
-        if access_log.isEnabledFor(logging.INFO):
-            access_log.info("%s %s %s %.1fms %s", environ["REQUEST_METHOD"],
-                            environ.get("PATH_INFO", ""), status[-1] if status else "-",
-                            (time.perf_counter() - started) * 1000, environ.get(KEY_NAME, "-"))
-        return body
+        try:
+            return self.wsgi_app(environ, note_status)
+        finally:
+            if access_log.isEnabledFor(logging.INFO):
+                access_log.info("%s %s %s %.1fms %s", environ["REQUEST_METHOD"],
+                                readable_path(environ.get("PATH_INFO", "")),
+                                status[-1] if status else "-",
+                                (time.perf_counter() - started) * 1000, environ.get(KEY_NAME, "-"))
+
+
+def readable_path(path_info: str) -> str:
+    """The path as the client wrote it (WSGI hands it over as Latin-1), one line whatever it holds."""
+    path = path_info.encode("latin-1").decode("utf-8", "replace")
+    return path if path.isprintable() else path.encode("unicode_escape").decode("ascii")
 
 
 def configure() -> None:
@@ -44,6 +52,7 @@ def configure() -> None:
     logging.logMultiprocessing = False
     logging._srcfile = None
     # waitress's "Task queue depth" warnings stay on, as waitress has them: they
-    # say requests are waiting for a thread. Measured (make bench, row a): with
-    # them silenced, the product GET fell from about 0.8 to 0.3-0.5 of bare
-    # Flask under load. The bare baseline, like any waitress app, logs them too.
+    # say requests are waiting for a thread. Observed, not explained (GIL
+    # scheduling, most likely): with them silenced, the product GET fell from
+    # about 0.8 to 0.3-0.5 of bare Flask in make bench's row a. The bare
+    # baseline, like any waitress app, logs them too.

@@ -53,7 +53,10 @@ def close_reader(_error=None):
 
 
 def cached(key, load):
-    """What load() reads from the database, kept in memory until the database changes (cache.py)."""
+    """What load() reads from the database, kept in memory until the database changes (cache.py).
+
+    The value is shared between requests and threads: answer it, never change it.
+    """
     return current_app.extensions["warehouse_cache"].get(key, load)
 
 
