@@ -9,9 +9,10 @@ product GET ran at a third of a bare Flask route (README, Performance).
 A change mark says when to forget: 8 bytes in a file beside the SQLite database
 (`warehouse.db-changes`), mapped into memory by every process that opens the
 database through create_app (the service and the CLI alike). Every write
-transaction puts fresh random bytes there after it commits (db.writing). A
-reader reads the mark before it reads the database, and files what it read
-under that mark; a different mark means everything kept is forgotten. Reading
+transaction puts fresh random bytes there once it has committed or failed
+(db.writing). A reader reads the mark before it reads the database, and keeps
+what it read under that mark; a different mark means everything kept is
+forgotten. Reading
 the mark is a read of memory: no system call, no GIL release.
 
 What is kept is also forgotten after MAX_AGE seconds, so that a change made by
