@@ -15,7 +15,7 @@ import cache
 import cli
 import logs
 import routes
-from db import configure_sqlite, db
+from db import configure_sqlite, db, sqlite_file
 from errors import ServiceError
 
 log = logging.getLogger("warehouse")
@@ -41,9 +41,9 @@ def database_url(url: str) -> str:
     Any other URL is returned as given (re-rendering would percent-encode ":memory:").
     """
     parsed = make_url(url)
-    if parsed.drivername == "sqlite" and parsed.database and parsed.database != ":memory:" \
-            and not parsed.database.startswith("file:") and not os.path.isabs(parsed.database):
-        return parsed.set(database=os.path.abspath(parsed.database)).render_as_string(hide_password=False)
+    path = sqlite_file(parsed)
+    if path and not os.path.isabs(path):
+        return parsed.set(database=os.path.abspath(path)).render_as_string(hide_password=False)
     if parsed.drivername in ("postgresql", "postgres"):
         return parsed.set(drivername="postgresql+psycopg").render_as_string(hide_password=False)
     return url
@@ -68,7 +68,7 @@ def create_app(test_config: dict | None = None) -> Flask:
             configure_sqlite(db.engine)
         import models  # noqa: F401  (the tables must be known before create_all)
         db.create_all()
-        app.extensions["warehouse_cache"] = cache.for_engine(db.engine)
+        app.extensions["warehouse_cache"] = cache.for_engine(db.engine, sqlite_file(db.engine.url))
 
     # Scanners call /v1/products and /v1/products/ alike; a redirect would be an HTML page.
     app.url_map.strict_slashes = False

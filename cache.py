@@ -98,14 +98,12 @@ class Cache:
             return value
 
 
-def for_engine(engine) -> Cache:
-    """A cache for an app on this engine: with a change mark beside a SQLite file, else none."""
-    url = engine.url
-    if url.get_backend_name() != "sqlite" or url.database in (None, "", ":memory:") \
-            or url.database.startswith("file:"):
+def for_engine(engine, database_file: str | None) -> Cache:
+    """A cache for an app on this engine: with a change mark beside its SQLite file, if it has one."""
+    if database_file is None:
         return Cache(None)
     if engine not in marks:
-        database = os.path.realpath(url.database)  # one mark, however the path is spelled
+        database = os.path.realpath(database_file)  # one mark, however the path is spelled
         # Whoever may write the database must be able to move the mark.
         mode = os.stat(database).st_mode & 0o666 if os.path.exists(database) else 0o644
         marks[engine] = ChangeMark(database + "-changes", mode)

@@ -22,6 +22,14 @@ WRITE = "warehouse_write"
 WRITE_LOCK_ID = 7241  # arbitrary; the one advisory lock the service takes
 
 
+def sqlite_file(url) -> str | None:
+    """The path of the file a SQLite URL names; None for other databases, memory and file: URIs."""
+    if url.get_backend_name() != "sqlite" or not url.database or url.database == ":memory:" \
+            or url.database.startswith("file:"):
+        return None
+    return url.database
+
+
 def configure_sqlite(engine: Engine) -> None:
     """Make SQLite durable and let writers take the write lock when they begin.
 
@@ -80,9 +88,9 @@ def writing(session):
 class Reader:
     """Short reads on one pooled driver connection, outside any session's transaction.
 
-    For the reads of every request (the key check, one product): there a
-    session's machinery costs several times the query, and one reader lets all
-    of a request's such reads share one checkout from the pool. `?` marks
+    For the key check and the one-product read when cache.py has not kept
+    them: there a session's machinery costs several times the query, and one
+    reader lets a request's such reads share one checkout from the pool. `?` marks
     parameters. `source` is an engine or a session.
     """
 

@@ -4,7 +4,7 @@ from functools import wraps
 
 from flask import current_app, g, request
 from marshmallow import ValidationError
-from werkzeug.routing import BaseConverter
+from werkzeug.routing import BaseConverter, IntegerConverter
 
 from auth import authenticate, hash_key
 from db import Reader, db
@@ -18,11 +18,19 @@ def register(app) -> None:
                         products, stocktakings)
 
     app.url_map.converters["code"] = CodeConverter
+    app.url_map.converters["number"] = NumberConverter
     app.before_request(check_request)
     app.teardown_request(close_reader)
     for module in (health, products, customers, documents, batches, docs, stocktakings,
                    inventory, overview):
         app.register_blueprint(module.bp)
+
+
+class NumberConverter(IntegerConverter):
+    """A batch or document number: beyond the 64-bit column none can exist, so 404 from routing."""
+
+    def __init__(self, url_map):
+        super().__init__(url_map, max=2 ** 63 - 1)
 
 
 class CodeConverter(BaseConverter):

@@ -9,8 +9,7 @@ from schemas import batch_create_schema, batch_filter_schema, batch_schema, batc
 bp = Blueprint("batches", __name__, url_prefix="/v1/batches")
 
 
-# Numbers beyond the 64-bit column cannot exist: 404 from routing, not a database error.
-@bp.get("/<int(max=9223372036854775807):batch_number>")
+@bp.get("/<number:batch_number>")
 @requires("read")
 def view_batch(batch_number):
     """One batch with its settings, items and extras."""

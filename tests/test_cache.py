@@ -12,7 +12,7 @@ import auth
 import cache
 import catalog
 from cache import MAX_AGE, Cache, ChangeMark
-from db import configure_sqlite, db, writing
+from db import configure_sqlite, db, sqlite_file, writing
 from helpers import product
 from schemas import product_schema
 from server import database_engine
@@ -35,6 +35,10 @@ class Clock:
 
     def __call__(self):
         return self.now
+
+
+def for_sqlite(engine) -> Cache:
+    return cache.for_engine(engine, sqlite_file(engine.url))
 
 
 @pytest.fixture
@@ -79,8 +83,8 @@ def test_the_mark_is_read_before_loading_so_a_write_during_the_load_is_not_misse
 def test_a_mark_beside_a_linked_path_is_the_same_mark(tmp_path):
     (tmp_path / "real").mkdir()
     (tmp_path / "link").symlink_to(tmp_path / "real")
-    one = cache.for_engine(create_engine(f"sqlite:///{tmp_path / 'real' / 'w.db'}")).mark
-    other = cache.for_engine(create_engine(f"sqlite:///{tmp_path / 'link' / 'w.db'}")).mark
+    one = for_sqlite(create_engine(f"sqlite:///{tmp_path / 'real' / 'w.db'}")).mark
+    other = for_sqlite(create_engine(f"sqlite:///{tmp_path / 'link' / 'w.db'}")).mark
     one.move()
     assert other.read() == one.read()
 
@@ -128,7 +132,7 @@ def test_the_app_keeps_a_mark_beside_a_sqlite_file_and_none_on_postgresql(app):
 def test_a_write_moves_the_mark_after_its_commit_never_before(tmp_path):
     engine = create_engine(f"sqlite:///{tmp_path / 'w.db'}")
     configure_sqlite(engine)  # as the app does (so BEGIN covers every statement)
-    mark = cache.for_engine(engine).mark
+    mark = for_sqlite(engine).mark
     at_commit = []
     event.listen(engine, "commit", lambda _connection: at_commit.append(mark.read()))
     with Session(engine) as session:
@@ -141,6 +145,14 @@ def test_a_write_moves_the_mark_after_its_commit_never_before(tmp_path):
         # would keep what it read before the commit under the new mark.
         assert at_commit[-1] == before
         assert mark.read() != before
+        # A failed write moves it too: a commit that raised may still have been written.
+        after_commit = mark.read()
+        with pytest.raises(RuntimeError):
+            with writing(session):
+                session.execute(text("INSERT INTO t VALUES (2)"))
+                raise RuntimeError("changed my mind")
+        assert mark.read() != after_commit
+        assert session.scalars(text("SELECT x FROM t")).all() == [1]
     engine.dispose()
 
 
