@@ -1,12 +1,12 @@
 """Database handle, SQLite settings and the write transaction every booking runs in."""
 from contextlib import contextmanager
-from datetime import date
+from datetime import date, datetime, timezone
 from operator import itemgetter
 
 from flask_sqlalchemy import SQLAlchemy
-from sqlalchemy import event
+from sqlalchemy import DateTime, TypeDecorator, event
 from sqlalchemy.engine import Engine
-from sqlalchemy.orm import DeclarativeBase, scoped_session
+from sqlalchemy.orm import DeclarativeBase, Session, scoped_session
 
 import cache
 
@@ -19,7 +19,43 @@ db = SQLAlchemy(model_class=Base)
 
 # The execution option that marks a connection as one that will write.
 WRITE = "warehouse_write"
-WRITE_LOCK_ID = 7241  # arbitrary; the one advisory lock the service takes
+# PostgreSQL advisory lock keys (arbitrary numbers). Every write holds the service
+# lock: shared when it changes the stock of given warehouses, exclusive when it
+# changes what every warehouse reads (products, customers, keys). A warehouse's lock
+# is the pair (WAREHOUSE_LOCK, id): two-key locks never collide with one-key locks.
+WRITE_LOCK_ID = 7241
+WAREHOUSE_LOCK = 7242
+# session.info key: set while db.writing owns the session's transaction.
+WRITING = "warehouse_writing"
+
+
+class UnguardedWrite(RuntimeError):
+    """A commit, or changes left pending, outside db.writing: a bug, never the user's fault."""
+
+
+class UtcDateTime(TypeDecorator):
+    """An aware UTC datetime in Python, stored naive (as UTC) in a plain DateTime column.
+
+    SQLite keeps no offset, so the column stays as it was on both databases and
+    a daylight-saving change no longer moves a stored time by an hour.
+    """
+
+    impl = DateTime
+    cache_ok = True
+
+    def process_bind_param(self, value, dialect):
+        if value is None:
+            return None
+        if value.tzinfo is None:
+            raise ValueError("UtcDateTime needs an aware datetime")
+        return value.astimezone(timezone.utc).replace(tzinfo=None)
+
+    def process_result_value(self, value, dialect):
+        return None if value is None else value.replace(tzinfo=timezone.utc)
+
+
+def utc_now() -> datetime:
+    return datetime.now(timezone.utc)
 
 
 def sqlite_file(url) -> str | None:
@@ -56,22 +92,34 @@ def configure_sqlite(engine: Engine) -> None:
 
 
 @contextmanager
-def writing(session):
+def writing(session, warehouses=None):
     """One write transaction: committed when the block ends, rolled back if it raises.
 
-    Any read transaction still open is ended first, so that on SQLite the new
-    one starts with the write lock held (BEGIN IMMEDIATE).
+    `warehouses`: the ids whose stock (documents, balances, orders, stocktakings)
+    the transaction changes; None when it changes what every warehouse reads
+    (products, customers, keys). On PostgreSQL that decides what it waits for:
+    bookings of different warehouses run side by side, and a service-wide change
+    waits for every booking and holds them all up. The locks are taken in one
+    order, so no two writers can wait for each other:
+      1. the service lock (shared for warehouses, exclusive for None),
+      2. the warehouses' locks, in ascending id,
+      3. the rows the rules change (only writers holding 2. change a warehouse's rows),
+      4. the numbering counters, last and as briefly as possible (stock.new_document).
+    On SQLite the file has one write lock: BEGIN IMMEDIATE, one writer at a time.
+
+    A read transaction still open is ended first (on SQLite the new one must start
+    with the write lock held); changes still pending there are refused, not dropped.
     """
     if isinstance(session, scoped_session):
         session = session()
+    if session.new or session.dirty or session.deleted or session.info.get(_FLUSHED):
+        raise UnguardedWrite("Changes were made outside db.writing; refusing to drop or commit them.")
     if session.in_transaction():
         session.rollback()
     connection = session.connection(execution_options={WRITE: True})
     if connection.dialect.name == "postgresql":
-        # Writers queue up as they do on SQLite: a depot books a few batches a
-        # second, and one writer at a time makes every balance check exact and
-        # rules out deadlocks between bookings that touch the same products.
-        connection.exec_driver_sql("SELECT pg_advisory_xact_lock(%s)" % WRITE_LOCK_ID)
+        _lock_postgresql(connection, warehouses)
+    session.info[WRITING] = True
     try:
         yield session
         session.commit()
@@ -79,10 +127,43 @@ def writing(session):
         session.rollback()
         raise
     finally:
+        session.info.pop(WRITING, None)
         # After the commit, never before (cache.py). Also after a failure: a
         # commit that raised may still have been written, and an extra move
         # only costs the caches one read each.
         cache.database_changed(connection.engine)
+
+
+def _lock_postgresql(connection, warehouses) -> None:
+    if warehouses is None:
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_ID})")
+        return
+    # Ids are whole numbers >= 0 of up to 64 bits; the lock key has 31. Two ids
+    # that share a key only wait for each other, which is never wrong.
+    connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock_shared({WRITE_LOCK_ID})")
+    for key in sorted({int(w) % 2**31 for w in warehouses}):
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WAREHOUSE_LOCK}, {key})")
+
+
+_FLUSHED = "warehouse_flushed"  # session.info key: rows flushed in the current transaction
+
+
+@event.listens_for(Session, "after_flush")
+def _note_flush(session, _context):
+    session.info[_FLUSHED] = True
+
+
+@event.listens_for(Session, "after_transaction_end")
+def _forget_flush(session, transaction):
+    if transaction.parent is None:
+        session.info.pop(_FLUSHED, None)
+
+
+@event.listens_for(Session, "before_commit")
+def _refuse_commit_outside_writing(session):
+    """Only db.writing takes the write lock (and moves the cache mark): nothing else may commit."""
+    if not session.info.get(WRITING):
+        raise UnguardedWrite("session.commit() outside db.writing: use `with db.writing(session):`.")
 
 
 class Reader:

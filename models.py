@@ -10,7 +10,7 @@ from typing import Optional
 from sqlalchemy import BigInteger, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from db import db
+from db import UtcDateTime, db
 
 # Text is compared and sorted by code point on both databases.
 Code = String(200).with_variant(String(200, collation="C"), "postgresql")
@@ -83,7 +83,7 @@ class OrderDocument(db.Model):
     # 0 closed, 1 imported, 2 being processed, 3 batch exists.
     state: Mapped[int] = mapped_column(default=1, index=True)
     locked_by: Mapped[Optional[int]] = mapped_column(ForeignKey("api_keys.id"))
-    locked_at: Mapped[Optional[dt.datetime]]
+    locked_at: Mapped[Optional[dt.datetime]] = mapped_column(UtcDateTime)  # aware, UTC
     items: Mapped[list["OrderItem"]] = relationship(
         order_by="OrderItem.item_number", cascade="all, delete-orphan", lazy="selectin"
     )

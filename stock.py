@@ -8,13 +8,14 @@ import hashlib
 import json
 from collections import defaultdict
 from dataclasses import dataclass
-from datetime import date, datetime, timedelta
+from datetime import date, timedelta
 
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import delete, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.exc import IntegrityError
 
 from auth import Caller
-from db import insert_rows, writing
+from db import insert_rows, utc_now, writing
 from errors import Conflict, InsufficientStock, Invalid, NotFound
 from models import (Balance, Batch, BatchExtra, BatchItem, Counter, Customer, OrderDocument,
                     OrderItem, Packaging, Product, Stocktaking, StocktakingItem, WarehouseDocument,
@@ -49,7 +50,8 @@ def create_order(session, caller: Caller, fields: dict) -> None:
     if errors:
         raise Invalid("The order document has invalid items.", {"data": {"items": errors}})
     caller.require_warehouse(fields["id_warehouse"])
-    with writing(session):
+    # An order is changed only by writers of its warehouse (its batches, acquire).
+    with writing(session, [fields["id_warehouse"]]):
         if session.get(OrderDocument, fields["document_number"]) is not None:
             raise Conflict(f"Order document {fields['document_number']!r} exists already.")
         codes = {item["product_code"] for item in fields["items"]}
@@ -76,6 +78,11 @@ def create_order(session, caller: Caller, fields: dict) -> None:
                 note=item["meta"]["note"],
             ) for item in fields["items"]],
         ))
+        try:
+            session.flush()
+        except IntegrityError:
+            # Imported meanwhile for another warehouse (PostgreSQL): the key decided.
+            raise Conflict(f"Order document {fields['document_number']!r} exists already.") from None
 
 
 def _check_order_lines(fields: dict) -> dict[int, dict]:
@@ -118,20 +125,22 @@ def expiration_limit_date(order: OrderDocument) -> date:
 
 def acquire_order(session, caller: Caller, document_number: str, policy: Policy) -> OrderDocument:
     """Hold the order for this key (state 2) while its scanner works on it."""
-    with writing(session):
+    # An order never changes warehouse: its warehouse's lock is known before taking it.
+    id_warehouse = get_order(session, caller, document_number).id_warehouse
+    with writing(session, [id_warehouse]):
         order = get_order(session, caller, document_number)
         if order.state == CLOSED:
             raise Conflict(f"Order document {document_number!r} is closed.")
         _refuse_foreign_lock(order, caller, policy)
         order.state = PROCESSING
         order.locked_by = caller.key_id
-        order.locked_at = datetime.now()
+        order.locked_at = utc_now()
     return get_order(session, caller, document_number)
 
 
 def _refuse_foreign_lock(order: OrderDocument, caller: Caller, policy: Policy) -> None:
     held = order.locked_by is not None and order.locked_by != caller.key_id \
-        and order.locked_at is not None and datetime.now() - order.locked_at < policy.acquire_timeout
+        and order.locked_at is not None and utc_now() - order.locked_at < policy.acquire_timeout
     if held:
         raise Conflict(f"Order document {order.document_number!r} is being processed by another key.")
 
@@ -164,11 +173,18 @@ def post_batch(session, caller: Caller, batch: dict, policy: Policy) -> bool:
     settings = batch["batch_settings"]
     caller.require_warehouse(settings["id_warehouse"])
     digest = batch_digest(batch)
-    # Copies racing each other queue on the write lock, so the second sees the first.
-    with writing(session):
-        if _is_retry(session, settings["batch_number"], digest):
-            return False
-        _book_batch(session, caller, batch, digest, policy)
+    # Copies racing each other in one warehouse queue on its lock, so the second sees
+    # the first; in two warehouses (PostgreSQL) the batches' key decides between them.
+    try:
+        with writing(session, [settings["id_warehouse"]]):
+            if _is_retry(session, settings["batch_number"], digest):
+                return False
+            _book_batch(session, caller, batch, digest, policy)
+    except IntegrityError:
+        if session.scalar(select(Batch.batch_number)
+                          .where(Batch.batch_number == settings["batch_number"])) is None:
+            raise
+        return not _is_retry(session, settings["batch_number"], digest)
     return True
 
 
@@ -186,6 +202,7 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
     today = date.today()
     business_date = settings.get("date", today)
     is_count = settings["type"] == "V"
+    # First, so that a copy being booked in another warehouse stops us before any work.
     session.execute(insert(Batch).values(
         batch_number=settings["batch_number"], id_warehouse=settings["id_warehouse"],
         direction=settings["direction"], type=settings["type"], date=business_date,
@@ -197,21 +214,18 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
     order = _order_for(session, caller, settings, policy)
     if order is not None:
         _fill_order(order, settings, items, is_count)
-
-    rows = [_batch_item_row(settings["batch_number"], position, item)
-            for position, item in enumerate(items, start=1)]
-    if is_count:
-        count_stock(session, settings["id_warehouse"], business_date, items, products)
-    else:
-        doc_number = _book_movement(session, settings, order, items, products, policy)
-        for row in rows:
-            row["doc_number"], row["doc_item_number"] = doc_number, row["position"]
-    insert_rows(session, BatchItem.__table__, rows)
     if batch.get("batch_extras"):
         session.execute(insert(BatchExtra), [
             {"batch_number": settings["batch_number"], "position": i, **extra}
             for i, extra in enumerate(batch["batch_extras"], start=1)
         ])
+    rows = [_batch_item_row(settings["batch_number"], position, item)
+            for position, item in enumerate(items, start=1)]
+    if is_count:
+        insert_rows(session, BatchItem.__table__, rows)
+        count_stock(session, settings["id_warehouse"], business_date, items, products)
+    else:
+        _book_movement(session, settings, order, items, products, policy, rows)
 
 
 def _check_items(session, items: list[dict], is_count: bool) -> dict[str, dict]:
@@ -344,13 +358,19 @@ def _fill_order(order: OrderDocument, settings: dict, items: list[dict], is_coun
 # --- warehouse documents and balances -------------------------------------------------------
 
 def next_number(session, name: str) -> int:
-    """The next value of a sequence; runs inside the write transaction, so no two get one."""
-    value = session.scalar(select(Counter.value).where(Counter.name == name))
-    if value is None:
-        session.execute(insert(Counter).values(name=name, value=1))
-        return 1
-    session.execute(update(Counter).where(Counter.name == name).values(value=value + 1))
-    return value + 1
+    """The next value of a sequence, in one statement that locks its row.
+
+    The row stays locked until the transaction ends: no two transactions get one
+    number, and one that rolls back takes its number with it (no gap). Every other
+    transaction that numbers waits meanwhile, in every warehouse: number last, just
+    before the commit (db.writing, lock order 4). "doc_number" is always taken
+    first, so only its holder ever waits for a ufid row: no deadlock.
+    """
+    dialect = session.get_bind().dialect.name
+    upsert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(Counter)
+    upsert = upsert.values(name=name, value=1).on_conflict_do_update(
+        index_elements=[Counter.name], set_={"value": Counter.value + 1})
+    return session.execute(upsert.returning(Counter.value)).scalar_one()
 
 
 def new_document(session, id_warehouse: int, direction: str, day: date,
@@ -377,7 +397,9 @@ def add_document_items(session, doc_number: int, id_warehouse: int, direction: s
     } for number, line in enumerate(lines, start=1)])
 
 
-def _book_movement(session, settings, order, items, products, policy: Policy) -> int:
+def _book_movement(session, settings, order, items, products, policy: Policy,
+                   batch_rows: list[dict]) -> None:
+    """Change the balances, then number the document and write what carries its number."""
     direction, warehouse = settings["direction"], settings["id_warehouse"]
     sign = 1 if direction == "I" else -1
     deltas: dict[tuple[str, str], int] = defaultdict(int)
@@ -385,16 +407,20 @@ def _book_movement(session, settings, order, items, products, policy: Policy) ->
         deltas[(item["product_code"], item.get("lot", ""))] += sign * item["amount_base_milli"]
     change_balances(session, warehouse, deltas, policy, items)
     day = settings.get("date", date.today())
-    doc_number = new_document(session, warehouse, direction, day,
-                              id_customer=order.id_customer if order else 0,
-                              batch_number=settings["batch_number"])
-    add_document_items(session, doc_number, warehouse, direction, day, [{
+    lines = [{
         "product_code": item["product_code"], "name": products[item["product_code"]]["name"],
         "lot": item.get("lot", ""), "date_exp": item.get("date_exp", ""),
         "amount_base_milli": item["amount_base_milli"],
         "timestamp_from_client": item.get("timestamp_client", ""),
-    } for item in items])
-    return doc_number
+    } for item in items]
+    session.flush()  # the order's changes, before the numbering is held
+    doc_number = new_document(session, warehouse, direction, day,
+                              id_customer=order.id_customer if order else 0,
+                              batch_number=settings["batch_number"])
+    add_document_items(session, doc_number, warehouse, direction, day, lines)
+    for row in batch_rows:
+        row["doc_number"], row["doc_item_number"] = doc_number, row["position"]
+    insert_rows(session, BatchItem.__table__, batch_rows)
 
 
 def balances_of(session, id_warehouse: int, keys) -> dict[tuple[str, str], int]:
@@ -524,6 +550,7 @@ def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: d
     names = dict(session.execute(select(Product.product_code, Product.name)
                                  .where(Product.product_code.in_(listed))).all()) if listed else {}
     expiry = expiry or {}
+    unnumbered = []
     for attribute, direction, sign in (("in_doc", "I", 1), ("out_doc", "O", -1)):
         lines = [{"product_code": code, "name": names.get(code, ""), "lot": lot,
                   "date_exp": expiry.get((code, lot), ""), "amount_base_milli": sign * amount}
@@ -531,22 +558,27 @@ def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: d
         doc_number = getattr(stocktaking, attribute)
         if doc_number:
             session.execute(delete(WarehouseDocumentItem).where(WarehouseDocumentItem.doc_number == doc_number))
-            if not lines:
+            if lines:
+                add_document_items(session, doc_number, stocktaking.id_warehouse, direction,
+                                   stocktaking.date, lines)
+            else:
                 session.execute(delete(WarehouseDocument).where(WarehouseDocument.doc_number == doc_number))
                 setattr(stocktaking, attribute, 0)
-                continue
         elif lines:
-            doc_number = new_document(session, stocktaking.id_warehouse, direction, stocktaking.date)
-            setattr(stocktaking, attribute, doc_number)
-        if lines:
-            add_document_items(session, doc_number, stocktaking.id_warehouse, direction,
-                               stocktaking.date, lines)
+            unnumbered.append((attribute, direction, lines))
+    session.flush()
+    # New documents last: numbering holds up every warehouse (next_number).
+    for attribute, direction, lines in unnumbered:
+        doc_number = new_document(session, stocktaking.id_warehouse, direction, stocktaking.date)
+        setattr(stocktaking, attribute, doc_number)
+        add_document_items(session, doc_number, stocktaking.id_warehouse, direction,
+                           stocktaking.date, lines)
 
 
 def delete_stocktaking(session, caller: Caller, id_warehouse: int, day: date, policy: Policy) -> None:
     """Remove a stocktaking and its adjustments: book stock returns to what it was without it."""
-    with writing(session):
-        caller.require_warehouse(id_warehouse)
+    caller.require_warehouse(id_warehouse)
+    with writing(session, [id_warehouse]):
         stocktaking = session.get(Stocktaking, (id_warehouse, day))
         if stocktaking is None:
             raise NotFound(f"No stocktaking of warehouse {id_warehouse} on {day.isoformat()}.")

@@ -136,8 +136,8 @@ def test_a_write_moves_the_mark_after_its_commit_never_before(tmp_path):
     at_commit = []
     event.listen(engine, "commit", lambda _connection: at_commit.append(mark.read()))
     with Session(engine) as session:
-        session.execute(text("CREATE TABLE t (x INTEGER)"))
-        session.commit()
+        with writing(session):
+            session.execute(text("CREATE TABLE t (x INTEGER)"))
         before = mark.read()
         with writing(session):
             session.execute(text("INSERT INTO t VALUES (1)"))

@@ -7,6 +7,7 @@ import pytest
 import auth
 from conftest import Api
 from helpers import product
+from db import writing
 from models import Balance
 
 CUSTOMER_HEADER = "id_customer,name,registration_number,tax_id,vat_number,street,city,zip,country\n"
@@ -246,8 +247,8 @@ def test_products_import_is_all_or_nothing_and_names_every_bad_line(runner, api,
 @pytest.mark.unbalanced  # stock made by writing a balance directly
 def test_products_import_names_a_line_refused_by_a_rule_against_the_database(runner, api, session, tmp_path):
     assert api.post("/v1/products/", product("P1")).status_code == 201
-    session.add(Balance(id_warehouse=1, product_code="P1", lot="", amount_milli=1000))
-    session.commit()
+    with writing(session):
+        session.add(Balance(id_warehouse=1, product_code="P1", lot="", amount_milli=1000))
     path = write(tmp_path, "p.jsonl", jsonl(product("P0"), product("P1", base_unit="kg")))
     result = run(runner, "products", "import", path)
     assert result.exit_code != 0

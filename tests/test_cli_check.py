@@ -2,6 +2,7 @@
 import pytest
 
 from helpers import product
+from db import writing
 from models import Balance
 
 
@@ -32,9 +33,9 @@ def test_check_passes_after_bookings(booked, runner):
 
 @pytest.mark.unbalanced
 def test_check_fails_and_prints_each_difference(booked, runner, session):
-    session.get(Balance, (1, "P1", "")).amount_milli = 7250
-    session.add(Balance(id_warehouse=2, product_code="P1", lot="", amount_milli=1000))
-    session.commit()
+    with writing(session):
+        session.get(Balance, (1, "P1", "")).amount_milli = 7250
+        session.add(Balance(id_warehouse=2, product_code="P1", lot="", amount_milli=1000))
     session.remove()
     result = runner.invoke(args=["check"])
     assert result.exit_code != 0

@@ -1,17 +1,18 @@
 """Operation 5: the customer list (read only over HTTP; the CLI imports customers)."""
 import re
 
+from db import writing
 from models import Customer
 
 
 def add_customers(session, *ids):
-    for id_customer in ids:
-        session.add(Customer(
-            id_customer=id_customer, name=f"Customer {id_customer}", registration_number=f"R{id_customer}",
-            tax_id=f"T{id_customer}", vat_number=f"CZ{id_customer}", street="Dlouhá 1", city="Praha",
-            zip="110 00", country="CZ",
-        ))
-    session.commit()
+    with writing(session):
+        for id_customer in ids:
+            session.add(Customer(
+                id_customer=id_customer, name=f"Customer {id_customer}", registration_number=f"R{id_customer}",
+                tax_id=f"T{id_customer}", vat_number=f"CZ{id_customer}", street="Dlouhá 1", city="Praha",
+                zip="110 00", country="CZ",
+            ))
 
 
 def test_list_is_empty_without_customers(api):

@@ -1,11 +1,12 @@
 """Operations 6-9: list, view, acquire and add order documents (DESIGN §6)."""
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 
 import pytest
 from sqlalchemy import update
 
 import catalog
 from helpers import add_products, batch, created, error_fields, item, order, order_item
+from db import writing
 from models import OrderDocument
 
 TODAY = date.today()
@@ -291,11 +292,11 @@ def test_a_lock_older_than_the_timeout_is_taken_over(api, api_as, app):
 def test_a_lock_moved_back_past_the_timeout_is_taken_over(api, api_as, session):
     add(api, order("D1"))
     assert acquire(api_as("scan")).status_code == 200
-    session.execute(update(OrderDocument).values(locked_at=datetime.now() - timedelta(seconds=1000)))
-    session.commit()
+    with writing(session):
+        session.execute(update(OrderDocument).values(locked_at=datetime.now(timezone.utc) - timedelta(seconds=1000)))
     assert acquire(api).status_code == 409
-    session.execute(update(OrderDocument).values(locked_at=datetime.now() - timedelta(seconds=2000)))
-    session.commit()
+    with writing(session):
+        session.execute(update(OrderDocument).values(locked_at=datetime.now(timezone.utc) - timedelta(seconds=2000)))
     assert acquire(api).status_code == 200
     assert acquire(api_as("scan")).status_code == 409
 

@@ -5,6 +5,7 @@ import pytest
 
 import catalog
 from helpers import product
+from db import writing
 from models import Balance
 
 
@@ -124,8 +125,8 @@ def test_warehouse_filter_and_key_narrowing(stocked, api_as):
 
 @pytest.mark.unbalanced
 def test_inventory_is_read_from_the_balances(stocked, session):
-    session.get(Balance, (1, "P1", "")).amount_milli = 99_500
-    session.commit()
+    with writing(session):
+        session.get(Balance, (1, "P1", "")).amount_milli = 99_500
     assert rows(stocked.inventory(product_code="P1"), "amount") == [(Decimal("99.5"),)]
 
 

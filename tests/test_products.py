@@ -7,6 +7,7 @@ import pytest
 
 import catalog
 from helpers import product
+from db import writing
 from models import Balance
 from schemas import product_schema
 
@@ -34,8 +35,8 @@ def create(api, code="P1", **fields):
 
 def add_stock(session, code, amount_milli, id_warehouse=1, lot=""):
     """Stock without a document (tests using it are marked unbalanced)."""
-    session.add(Balance(id_warehouse=id_warehouse, product_code=code, lot=lot, amount_milli=amount_milli))
-    session.commit()
+    with writing(session):
+        session.add(Balance(id_warehouse=id_warehouse, product_code=code, lot=lot, amount_milli=amount_milli))
 
 
 def field_errors(r):

@@ -10,6 +10,7 @@ import reports
 import stock
 from auth import Caller
 from helpers import product
+from db import writing
 from models import Balance
 from schemas import batch_create_schema, product_schema
 
@@ -222,11 +223,11 @@ def test_no_differences_after_movements_counts_and_deletes(book, session):
 def test_differences_name_each_wrong_balance(book, session):
     book.receive(("P1", 10), ("L1", 4, "A"))
     book.ship(("L1", 4, "A"))
-    session.get(Balance, (1, "P1", "")).amount_milli = 9000
-    session.execute(delete(Balance).where(Balance.lot == "A"))
-    session.add(Balance(id_warehouse=2, product_code="P1", lot="", amount_milli=1))
-    session.add(Balance(id_warehouse=3, product_code="P1", lot="", amount_milli=0))  # zero is no stock
-    session.commit()
+    with writing(session):
+        session.get(Balance, (1, "P1", "")).amount_milli = 9000
+        session.execute(delete(Balance).where(Balance.lot == "A"))
+        session.add(Balance(id_warehouse=2, product_code="P1", lot="", amount_milli=1))
+        session.add(Balance(id_warehouse=3, product_code="P1", lot="", amount_milli=0))  # zero is no stock
     assert reports.balance_differences(session) == [
         {"id_warehouse": 1, "product_code": "P1", "lot": "", "balance_milli": 9000, "documents_milli": 10000},
         {"id_warehouse": 2, "product_code": "P1", "lot": "", "balance_milli": 1, "documents_milli": 0},
@@ -236,7 +237,7 @@ def test_differences_name_each_wrong_balance(book, session):
 @pytest.mark.unbalanced
 def test_a_missing_balance_row_is_a_difference(book, session):
     book.receive(("L1", 4, "A"))
-    session.execute(delete(Balance))
-    session.commit()
+    with writing(session):
+        session.execute(delete(Balance))
     assert reports.balance_differences(session) == [
         {"id_warehouse": 1, "product_code": "L1", "lot": "A", "balance_milli": 0, "documents_milli": 4000}]

@@ -1,5 +1,5 @@
 """The stock module on its own: order states, posting batches, balances, numbers (no HTTP)."""
-from datetime import date, datetime, timedelta
+from datetime import date, datetime, timedelta, timezone
 
 import pytest
 from sqlalchemy import func, select
@@ -108,9 +108,8 @@ def test_the_timeout_counts_from_the_last_acquire(session, callers):
     alice, bob = callers["alice"], callers["bob"]
     add_order(session, alice, order("D1"))
     stock.acquire_order(session, alice, "D1", STRICT)
-    found = session.get(OrderDocument, "D1")
-    found.locked_at = datetime.now() - timedelta(hours=1)
-    session.commit()
+    with stock.writing(session):
+        session.get(OrderDocument, "D1").locked_at = datetime.now(timezone.utc) - timedelta(hours=1)
     hour = stock.Policy(acquire_timeout=timedelta(minutes=30))
     stock.acquire_order(session, alice, "D1", hour)  # renews the lock
     with pytest.raises(Conflict):
