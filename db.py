@@ -214,7 +214,7 @@ def reading(source):
 
 
 def insert_rows(session, table, rows: list[dict]) -> None:
-    """Insert many rows with one executemany of the driver, inside the session's transaction.
+    """Insert many rows in one driver call (COPY on PostgreSQL), inside the session's transaction.
 
     A scanner's batch brings hundreds of lines; SQLAlchemy's per-row parameter
     handling costs several times more than the database's own work for them.
@@ -222,10 +222,20 @@ def insert_rows(session, table, rows: list[dict]) -> None:
     if not rows:
         return
     connection = session.connection()
+    columns = list(rows[0])
+    values = itemgetter(*columns) if len(columns) > 1 else (lambda row: (row[columns[0]],))
+    quote = connection.dialect.identifier_preparer.quote
+    if connection.dialect.name == "postgresql":
+        # COPY takes rows about four times faster than executemany, and a goods
+        # document's rows are written while the numbering is held (db.writing).
+        cursor = connection.connection.driver_connection.cursor()
+        with cursor, cursor.copy(f"COPY {quote(table.name)} "
+                                 f"({', '.join(quote(c) for c in columns)}) FROM STDIN") as copy:
+            for row in rows:
+                copy.write_row(values(row))
+        return
     sqlite = connection.dialect.name == "sqlite"
     mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
-    columns = list(rows[0])
-    quote = connection.dialect.identifier_preparer.quote
     sql = (f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
            f"VALUES ({', '.join([mark] * len(columns))})")
     if sqlite:
@@ -233,5 +243,4 @@ def insert_rows(session, table, rows: list[dict]) -> None:
         dated = [c for c in columns if isinstance(rows[0][c], date)]
         if dated:
             rows = [{**row, **{c: row[c].isoformat() for c in dated}} for row in rows]
-    values = itemgetter(*columns)
     connection.exec_driver_sql(sql, [values(row) for row in rows])

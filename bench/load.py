@@ -72,7 +72,7 @@ def batch_lines(n_items, n_products, offset):
     return lines
 
 
-def batch_body(batch_number, direction, date, lines):
+def batch_body(batch_number, direction, date, lines, id_warehouse=1):
     """POST /v1/batches/ body for type R; goods-out books 1 pc per line (less than goods-in)."""
     items = []
     for n, (code, unit, base) in enumerate(lines):
@@ -83,7 +83,7 @@ def batch_body(batch_number, direction, date, lines):
         items.append({"product_code": code, "amount": str(amount), "unit": unit, "lot": "",
                       "timestamp_client": timestamp(date, n)})
     return {"data": {
-        "batch_settings": {"batch_number": str(batch_number), "id_warehouse": "1",
+        "batch_settings": {"batch_number": str(batch_number), "id_warehouse": str(id_warehouse),
                            "direction": direction, "type": "R", "date": date},
         "batch_items": items,
         "batch_extras": [],

@@ -21,6 +21,7 @@ import time
 import traceback
 from pathlib import Path
 
+import many_depots
 import report
 import scenarios
 import server
@@ -31,6 +32,7 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "c": scenarios.scenario_c,
     "d": scenarios.scenario_d,
     "e": scenarios.scenario_e,
+    "g": many_depots.scenario_g,
 }
 
 
@@ -62,7 +64,7 @@ def git_head():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="abcde", help="scenarios to run, e.g. 'ab'")
+    parser.add_argument("--only", default="abcdeg", help="scenarios to run, e.g. 'ab'")
     parser.add_argument("--seed-batches", type=int, default=200,
                         help="1000-item batches of history for c (default 200)")
     parser.add_argument("--seed-time-limit", type=float, default=300,

@@ -108,13 +108,14 @@ class Server:
             return "(no log)"
 
 
-def service(workdir, key, threads=4):
-    """The service as the contract starts it, on a fresh SQLite file in workdir."""
+def service(workdir, key, threads=4, database_url=None):
+    """The service as the contract starts it, on a fresh SQLite file in workdir (or database_url)."""
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     port = free_port()
     argv = [PYTHON, "app.py", "--host", "127.0.0.1", "--port", str(port),
-            "--threads", str(threads), "--database-url", f"sqlite:///{workdir}/warehouse.db"]
+            "--threads", str(threads), "--database-url",
+            database_url or f"sqlite:///{workdir}/warehouse.db"]
     return Server("service", argv, clean_env(WAREHOUSE_API_KEY=key),
                   workdir / "service.log", port)
 
