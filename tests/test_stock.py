@@ -2,7 +2,8 @@
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
-from sqlalchemy import func, select
+from sqlalchemy import func, select, text
+from sqlalchemy.exc import StatementError
 
 import auth
 import catalog
@@ -114,6 +115,23 @@ def test_the_timeout_counts_from_the_last_acquire(session, callers):
     stock.acquire_order(session, alice, "D1", hour)  # renews the lock
     with pytest.raises(Conflict):
         stock.acquire_order(session, bob, "D1", hour)
+
+
+def test_order_lock_times_are_aware_and_stored_as_utc(session, callers):
+    alice = callers["alice"]
+    add_order(session, alice, order("D1"))
+    before = datetime.now(timezone.utc)
+    taken = stock.acquire_order(session, alice, "D1", STRICT)
+    assert taken.locked_at.tzinfo is not None
+    assert before - timedelta(seconds=1) <= taken.locked_at <= datetime.now(timezone.utc)
+    stored = session.execute(text("SELECT locked_at FROM order_documents")).scalar_one()
+    if isinstance(stored, str):  # SQLite hands back the text it keeps
+        stored = datetime.fromisoformat(stored)
+    # The column keeps the UTC wall time, whatever the server's zone.
+    assert abs(stored - taken.locked_at.replace(tzinfo=None)) < timedelta(seconds=1)
+    with pytest.raises(StatementError, match="aware"):
+        with stock.writing(session):
+            session.get(OrderDocument, "D1").locked_at = datetime.now()  # naive: refused
 
 
 def test_a_batch_moves_the_order_and_ends_the_lock(session, callers):

@@ -1,0 +1,199 @@
+"""Many depots on one database: four warehouses, eight clients, two service processes.
+
+Goods-in and goods-out race each other at the edge of the stock. Afterwards the
+documents are replayed in doc_number order, warehouse by warehouse: every 201
+booked exactly what it said, every refusal quoted a stock the warehouse really
+had at some moment, `check` finds no difference, and the numbers have no gap.
+On PostgreSQL the warehouses book side by side; on SQLite the same load runs
+through the file's one writer. Every loop is bounded in count and in time.
+"""
+import os
+import random
+import re
+import secrets
+import subprocess
+import sys
+import time
+from collections import Counter, defaultdict
+
+import pytest
+from sqlalchemy.orm import Session
+
+from conftest import BACKEND
+from db import writing
+from server import REPO, LiveServer, batch_body, database_engine, query, server_url
+from test_concurrency import create_products, run_threads
+
+WAREHOUSES = (1, 2, 3, 4)
+CLIENTS = 8
+BATCHES_PER_CLIENT = 24
+PRODUCTS = ("P1", "P2")
+DAYS = ("2025-12-31", "2026-01-02")  # two years: ufids count per direction and year
+SHORT = re.compile(r"Not enough stock of '(\w+)' lot '' in warehouse (\d+): "
+                   r"(\d+) in stock, short by (\d+)\.")
+
+
+@pytest.fixture
+def two_servers(database_config, tmp_path):
+    """Two service processes on the test's database, sharing one admin key."""
+    key = secrets.token_urlsafe(24)
+    servers = []
+    try:
+        for name in ("one", "two"):
+            (tmp_path / name).mkdir()
+            server = LiveServer(database_config, tmp_path / name, api_key=key)
+            servers.append(server)
+            server.start()
+        yield servers
+    finally:
+        for server in servers:
+            server.stop()
+
+
+def assert_clean_logs(servers):
+    for server in servers:
+        log = server.log()
+        for trouble in ("Traceback", "deadlock", "database is locked"):
+            assert trouble not in log, log[-4000:]
+
+
+def run_load(servers):
+    """Eight clients, two per warehouse and each of a pair on another process."""
+    outcomes = defaultdict(list)
+
+    def work(index, deadline):
+        rng = random.Random(index)
+        warehouse, server = WAREHOUSES[index % 4], servers[index // 4]
+        conn = server.connection()
+        try:
+            for i in range(BATCHES_PER_CLIENT):
+                if time.monotonic() > deadline:
+                    break
+                number = 10_000 * (index + 1) + i
+                direction = "I" if i % 2 == 0 else "O"
+                # Goods-out asks for about what goods-in brought: often just too much.
+                items = [(code, rng.randint(1, 4 if direction == "I" else 5))
+                         for code in rng.sample(PRODUCTS, rng.randint(1, 2))]
+                body = batch_body(number, direction, items, id_warehouse=warehouse,
+                                  day=DAYS[rng.randrange(2)])
+                status, answer = server.post("/v1/batches/", body, connection=conn)
+                outcomes[index].append((number, warehouse, direction, dict(items), status, answer))
+        finally:
+            conn.close()
+
+    run_threads(CLIENTS, work, budget=60.0)
+    return [outcome for results in outcomes.values() for outcome in results]
+
+
+def replay(database_config):
+    """{warehouse: [(doc_number, batch_number, {code: signed units})]} in doc_number order."""
+    documents = defaultdict(dict)
+    for doc_number, warehouse, batch_number, direction, code, amount in query(database_config, """
+            SELECT d.doc_number, d.id_warehouse, d.batch_number, d.direction, i.product_code,
+                   i.amount_base_milli
+            FROM warehouse_documents d JOIN warehouse_document_items i ON i.doc_number = d.doc_number
+            ORDER BY d.doc_number, i.item_number"""):
+        entry = documents[warehouse].setdefault(doc_number, (batch_number, Counter()))
+        entry[1][code] += (amount if direction == "I" else -amount) // 1000
+    return {warehouse: [(number, batch, change) for number, (batch, change) in sorted(docs.items())]
+            for warehouse, docs in documents.items()}
+
+
+def test_four_warehouses_eight_clients_two_processes_book_exactly(two_servers, database_config):
+    create_products(two_servers[0], PRODUCTS)
+    outcomes = run_load(two_servers)
+
+    booked, refused = {}, []
+    for number, warehouse, direction, items, status, answer in outcomes:
+        if status == 409 and direction == "O":
+            assert answer["error"]["code"] == "conflict", answer
+            refused.append((warehouse, items, answer))
+            continue
+        assert (status, answer) == (201, {}), (number, status, answer)
+        sign = 1 if direction == "I" else -1
+        booked[number] = (warehouse, Counter({code: sign * units for code, units in items.items()}))
+    assert len(booked) > CLIENTS and refused, "the load should book and also hit the edge"
+
+    documents = replay(database_config)
+    # One document per 201, carrying exactly what the batch said; none for a refusal.
+    assert sorted(batch for docs in documents.values() for _, batch, _ in docs) == sorted(booked)
+    seen_stock = defaultdict(set)  # (warehouse, code) -> every stock the warehouse had
+    for warehouse, docs in documents.items():
+        stock = Counter()
+        for code in PRODUCTS:
+            seen_stock[(warehouse, code)].add(0)
+        for _, batch, change in docs:
+            assert booked[batch] == (warehouse, change), batch
+            stock.update(change)
+            for code in PRODUCTS:
+                assert stock[code] >= 0, (warehouse, batch, stock)
+                seen_stock[(warehouse, code)].add(stock[code])
+        balances = dict(query(database_config, "SELECT product_code, amount_milli FROM balances "
+                                               "WHERE id_warehouse = :w AND lot = ''", w=warehouse))
+        assert {code: balances.get(code, 0) for code in PRODUCTS} == \
+            {code: stock[code] * 1000 for code in PRODUCTS}
+
+    # A refusal quotes a stock the warehouse had at some moment, and what was asked beyond it.
+    for warehouse, items, answer in refused:
+        quoted = [SHORT.fullmatch(text) for messages in answer["error"]["fields"]["data"]
+                  ["batch_items"].values() for text in messages["amount"]]
+        assert quoted and all(quoted), answer
+        for match in quoted:
+            code, in_stock, short = match[1], int(match[3]), int(match[4])
+            assert int(match[2]) == warehouse
+            assert in_stock in seen_stock[(warehouse, code)], (answer, sorted(seen_stock[(warehouse, code)]))
+            assert items[code] - in_stock == short
+
+    # Numbers: doc_number 1..n, and each (direction, year) counts 1..m without a gap.
+    rows = query(database_config, "SELECT doc_number, direction, date, ufid FROM warehouse_documents")
+    assert sorted(row[0] for row in rows) == list(range(1, len(rows) + 1))
+    serials = defaultdict(list)
+    for _, direction, day, ufid in rows:
+        prefix, year, serial = ufid.split("-")
+        assert (prefix, int(year)) == (direction, int(str(day)[:4])), ufid
+        serials[(prefix, year)].append(int(serial))
+    assert len(serials) == 4
+    for numbers in serials.values():
+        assert sorted(numbers) == list(range(1, len(numbers) + 1))
+
+    check = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "check"], cwd=REPO,
+                           env={**os.environ, "DATABASE_URL": server_url(database_config)},
+                           capture_output=True, text=True, timeout=60)
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert_clean_logs(two_servers)
+
+
+def test_one_batch_number_raced_in_four_warehouses_is_booked_once(two_servers, database_config):
+    create_products(two_servers[0], PRODUCTS)
+    answers = []
+
+    def work(index, _deadline):
+        server = two_servers[index % 2]
+        warehouse = WAREHOUSES[index % 4]
+        body = batch_body(777, "I", [("P1", 3)], id_warehouse=warehouse)
+        answers.append((warehouse, server.post("/v1/batches/", body)))
+
+    run_threads(CLIENTS, work)
+    won = {warehouse for warehouse, (status, _) in answers if status == 201}
+    assert len(won) == 1, answers  # the copies of the winner are its retries: 201 too
+    for warehouse, (status, answer) in answers:
+        if warehouse not in won:
+            assert status == 409 and "other content" in answer["error"]["message"], answer
+    assert query(database_config, "SELECT id_warehouse FROM batches") == [(won.pop(),)]
+    assert query(database_config, "SELECT count(*) FROM warehouse_documents") == [(1,)]
+    assert_clean_logs(two_servers)
+
+
+@pytest.mark.skipif(BACKEND != "postgresql", reason="SQLite has one writer for the whole file, by design")
+def test_a_warehouse_books_while_another_warehouse_is_locked(two_servers, database_config):
+    create_products(two_servers[0], PRODUCTS)
+    engine = database_engine(database_config)
+    try:
+        with Session(engine) as session, writing(session, [1]):
+            # Warehouse 1 is held by this open transaction; warehouse 2 must not wait for it.
+            status, answer = two_servers[0].post("/v1/batches/", batch_body(1, "I", [("P1", 2)],
+                                                                           id_warehouse=2))
+            assert (status, answer) == (201, {})
+    finally:
+        engine.dispose()
+    assert query(database_config, "SELECT ufid FROM warehouse_documents") == [("I-2026-000001",)]
