@@ -238,9 +238,18 @@ def insert_rows(session, table, rows: list[dict]) -> None:
     mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
     sql = (f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
            f"VALUES ({', '.join([mark] * len(columns))})")
-    if sqlite:
-        # Dates go in as the ISO text SQLAlchemy's Date type reads back on SQLite.
-        dated = [c for c in columns if isinstance(rows[0][c], date)]
-        if dated:
-            rows = [{**row, **{c: row[c].isoformat() for c in dated}} for row in rows]
+    dated = [i for i, c in enumerate(columns) if isinstance(rows[0][c], date)] if sqlite else []
+    if dated:
+        # Dates go in as the ISO text SQLAlchemy's Date type reads back on SQLite;
+        # a document's lines share one or two dates, each written out once.
+        texts: dict = {}
+        tuples = []
+        for row in rows:
+            row_values = list(values(row))
+            for i in dated:
+                day = row_values[i]
+                row_values[i] = texts.get(day) or texts.setdefault(day, day.isoformat())
+            tuples.append(tuple(row_values))
+        connection.exec_driver_sql(sql, tuples)
+        return
     connection.exec_driver_sql(sql, [values(row) for row in rows])

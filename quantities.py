@@ -15,8 +15,29 @@ class NotAQuantity(ValueError):
     pass
 
 
+# What scanners send ("12", "0.5", "-3.250"): read without Decimal. Anything else
+# (exponents, ".5", numbers too long) takes the general path below.
+PLAIN_NUMBER = re.compile(r"([+-]?)([0-9]{1,15})(?:\.([0-9]{0,15}))?", re.ASCII)
+
+
 def to_milli(value) -> int:
     """Parse a JSON number or numeric string into thousandths; reject anything inexact."""
+    # The two plain cases first: a batch of a thousand items reads two quantities each.
+    if value.__class__ is str:
+        match = PLAIN_NUMBER.fullmatch(value.strip())
+        if match is not None:
+            sign, whole, fraction = match.groups()
+            fraction = (fraction or "").rstrip("0")
+            if len(fraction) > PLACES:
+                raise NotAQuantity(f"At most {PLACES} decimal places.")
+            milli = int(whole) * SCALE + (int(fraction.ljust(PLACES, "0")) if fraction else 0)
+            if milli >= LIMIT * SCALE:
+                raise NotAQuantity(f"Must be less than {LIMIT} in size.")
+            return -milli if sign == "-" else milli
+    elif value.__class__ is int:
+        if -LIMIT < value < LIMIT:
+            return value * SCALE
+        raise NotAQuantity(f"Must be less than {LIMIT} in size.")
     if isinstance(value, bool) or not isinstance(value, (int, Decimal, str, float)):
         raise NotAQuantity("Not a number.")
     if isinstance(value, str) and not ASCII_NUMBER.fullmatch(value.strip()):

@@ -77,11 +77,15 @@ def batch_body(batch_number, direction, date, lines, id_warehouse=1):
     items = []
     for n, (code, unit, base) in enumerate(lines):
         if direction == "O":
-            unit, amount = "pc", 1
+            unit, amount, base = "pc", 1, 1
         else:
             amount = 1 if unit == "box" else base
-        items.append({"product_code": code, "amount": str(amount), "unit": unit, "lot": "",
-                      "timestamp_client": timestamp(date, n)})
+        # Every field a scanner sends, as it sends them (amounts as strings).
+        items.append({"product_code": code, "amount": str(amount), "amount_base_unit": str(base),
+                      "unit": unit, "barcode": f"{4006381000000 + n % 1000:013d}",
+                      "date_exp": "2027-06-30", "lot": "", "name": f"Scanned {code}",
+                      "palette": n // 40 + 1, "status": 1, "timestamp_client": timestamp(date, n),
+                      "wplace": f"A-{n % 20:02d}-{n % 7:02d}"})
     return {"data": {
         "batch_settings": {"batch_number": str(batch_number), "id_warehouse": str(id_warehouse),
                            "direction": direction, "type": "R", "date": date},
