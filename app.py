@@ -15,8 +15,9 @@ import cache
 import cli
 import logs
 import routes
+import settings
 from db import configure_sqlite, db, sqlite_file
-from errors import ServiceError
+from errors import ServiceError, SettingError
 
 log = logging.getLogger("warehouse")
 
@@ -52,12 +53,7 @@ def database_url(url: str) -> str:
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__)
     app.json = JSONProvider(app)
-    app.config.from_mapping(
-        SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL", "sqlite:///warehouse.db"),
-        ALLOW_NEGATIVE_STOCK=os.environ.get("WAREHOUSE_ALLOW_NEGATIVE_STOCK", "0") not in ("", "0", "false"),
-        ACQUIRE_TIMEOUT=int(os.environ.get("WAREHOUSE_ACQUIRE_TIMEOUT", "1800")),
-        MAX_CONTENT_LENGTH=int(os.environ.get("WAREHOUSE_MAX_BODY", str(10 * 1024 * 1024))),
-    )
+    app.config.from_mapping(settings.app_config())
     if test_config:
         app.config.update(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
@@ -115,10 +111,18 @@ def register_error_handlers(app: Flask) -> None:
 
 
 def serve(argv=None) -> None:
+    try:
+        _serve(argv)
+    except SettingError as error:
+        sys.exit(f"Refusing to start: {error.message}")
+
+
+def _serve(argv) -> None:
+    defaults = settings.server_config()
     parser = argparse.ArgumentParser(description="Serve the warehouse service with waitress.")
-    parser.add_argument("--host", default=os.environ.get("WAREHOUSE_HOST", "0.0.0.0"))
-    parser.add_argument("--port", type=int, default=int(os.environ.get("WAREHOUSE_PORT", "8000")))
-    parser.add_argument("--threads", type=int, default=int(os.environ.get("WAREHOUSE_THREADS", "4")))
+    parser.add_argument("--host", default=defaults["host"])
+    parser.add_argument("--port", type=int, default=defaults["port"])
+    parser.add_argument("--threads", type=int, default=defaults["threads"])
     parser.add_argument("--database-url", default=None)
     args = parser.parse_args(argv)
 
@@ -127,7 +131,7 @@ def serve(argv=None) -> None:
     app = create_app(config)
     with app.app_context():
         try:
-            new_key = auth.bootstrap(db.session, os.environ.get("WAREHOUSE_API_KEY"))
+            new_key = auth.bootstrap(db.session, app.config["BOOTSTRAP_API_KEY"])
         except auth.KeyRefused as refused:
             sys.exit(f"Refusing to start: {refused}")
     if new_key:
