@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from flask import Flask, request
 from flask.json.provider import DefaultJSONProvider
+from flask_migrate import Migrate
 from sqlalchemy.engine import make_url
 from werkzeug.exceptions import HTTPException
 
@@ -18,8 +19,10 @@ import routes
 import settings
 from db import configure_sqlite, db, sqlite_file
 from errors import ServiceError, SettingError
+from operations import upgrades
 
 log = logging.getLogger("warehouse")
+migrate = Migrate()
 
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
               405: "method_not_allowed", 409: "conflict", 413: "payload_too_large",
@@ -59,11 +62,13 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
 
     db.init_app(app)
+    import models  # noqa: F401  (the tables must be known to the migrations' comparison)
+    # The schema is the migrations' business (operations/upgrades.py), never create_all:
+    # `flask --app app db current` must see a database as it is.
+    migrate.init_app(app, db, directory=upgrades.MIGRATIONS, render_as_batch=True)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
             configure_sqlite(db.engine)
-        import models  # noqa: F401  (the tables must be known before create_all)
-        db.create_all()
         app.extensions["warehouse_cache"] = cache.for_engine(db.engine, sqlite_file(db.engine.url))
 
     # Scanners call /v1/products and /v1/products/ alike; a redirect would be an HTML page.
@@ -129,6 +134,10 @@ def _serve(argv) -> None:
     logs.configure()
     config = {"SQLALCHEMY_DATABASE_URI": args.database_url} if args.database_url else None
     app = create_app(config)
+    try:
+        upgrades.upgrade_database(app, who="python app.py")
+    except upgrades.UpgradeRefused as refused:
+        sys.exit(f"Refusing to start: {refused}")
     with app.app_context():
         try:
             new_key = auth.bootstrap(db.session, app.config["BOOTSTRAP_API_KEY"])

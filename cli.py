@@ -13,6 +13,7 @@ import catalog
 import reports
 from db import db
 from errors import ServiceError
+from operations import upgrades
 from quantities import from_milli
 from schemas import customer_row_schema, product_schema
 
@@ -28,6 +29,7 @@ def register(app) -> None:
     for group in (keys, customers, products):
         app.cli.add_command(group)
     app.cli.add_command(check)
+    app.cli.add_command(upgrades.db_commands())
 
 
 def fail(message: str):

@@ -10,6 +10,7 @@ from app import create_app
 from db import db
 from errors import SettingError
 from helpers import batch, created, item, product
+from operations.upgrades import upgrade_database
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -24,6 +25,7 @@ def app_with(database_config, monkeypatch):
             monkeypatch.setenv(name, value)
         app = create_app({"TESTING": True, **database_config})
         made.append(app)
+        upgrade_database(app, who="tests")
         return app
 
     yield make
