@@ -17,8 +17,8 @@ import cli
 import logs
 import routes
 import settings
-from db import configure_sqlite, db, sqlite_file
-from errors import ServiceError, SettingError
+from db import configure_postgresql, configure_sqlite, db, postgresql_connect_args, sqlite_file, storage_fault
+from errors import ServiceError, SettingError, Unavailable
 from operations import upgrades
 
 log = logging.getLogger("warehouse")
@@ -60,6 +60,11 @@ def create_app(test_config: dict | None = None) -> Flask:
     if test_config:
         app.config.update(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    busy_timeout = app.config["BUSY_TIMEOUT"]
+    if make_url(app.config["SQLALCHEMY_DATABASE_URI"]).get_backend_name() == "postgresql":
+        options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        options["connect_args"] = postgresql_connect_args(options.get("connect_args", {}), busy_timeout)
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
     db.init_app(app)
     import models  # noqa: F401  (the tables must be known to the migrations' comparison)
@@ -68,7 +73,9 @@ def create_app(test_config: dict | None = None) -> Flask:
     migrate.init_app(app, db, directory=upgrades.MIGRATIONS, render_as_batch=True)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
-            configure_sqlite(db.engine)
+            configure_sqlite(db.engine, busy_timeout)
+        else:
+            configure_postgresql(db.engine, busy_timeout)
         app.extensions["warehouse_cache"] = cache.for_engine(db.engine, sqlite_file(db.engine.url))
 
     # Scanners call /v1/products and /v1/products/ alike; a redirect would be an HTML page.
@@ -111,8 +118,20 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):
+        fault = storage_fault(error)
+        if fault is not None:
+            # The client is told what to do; the operator gets the traceback.
+            log.warning("%s on %s %s", fault.code, request.method, request.path, exc_info=error)
+            return storage_error(fault)
         log.exception("unexpected error on %s %s", request.method, request.path)
         return error_body(500, "internal_error", "The service failed; the error is logged.")
+
+
+def storage_error(fault: ServiceError):
+    body, status = error_body(fault.status, fault.code, fault.message)
+    if isinstance(fault, Unavailable):
+        return body, status, {"Retry-After": str(Unavailable.retry_after)}
+    return body, status
 
 
 def serve(argv=None) -> None:
