@@ -16,8 +16,10 @@ import cache
 import cli
 import logs
 import routes
+import serving
 import settings
-from db import configure_postgresql, configure_sqlite, db, postgresql_connect_args, sqlite_file, storage_fault
+from db import (checkpoint, configure_postgresql, configure_sqlite, db, postgresql_connect_args, sqlite_file,
+                storage_fault)
 from errors import ServiceError, SettingError, Unavailable
 from operations import upgrades
 
@@ -150,7 +152,7 @@ def _serve(argv) -> None:
     parser.add_argument("--database-url", default=None)
     args = parser.parse_args(argv)
 
-    logs.configure()
+    logs.configure(defaults["log_file"], defaults["log_max_mb"], defaults["log_keep"])
     config = {"SQLALCHEMY_DATABASE_URI": args.database_url} if args.database_url else None
     app = create_app(config)
     try:
@@ -163,15 +165,28 @@ def _serve(argv) -> None:
         except auth.KeyRefused as refused:
             sys.exit(f"Refusing to start: {refused}")
     if new_key:
+        logs.audit.info("key 'admin' (admin) created by python app.py: no key existed")
         print("No API key existed, so an admin key was made. It is shown only this once:", flush=True)
         print(f"  TS-Apikey: {new_key}", flush=True)
     log.info("serving on http://%s:%s with %s threads, database %s", args.host, args.port,
              args.threads, make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string())
 
-    import waitress
-    # waitress keeps its own (1 GB) body limit, so that Flask answers an oversized
-    # body with the JSON 413 first.
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads)
+    serving.serve_until_stopped(app, args.host, args.port, args.threads, on_stop=lambda: close_storage(app))
+
+
+def close_storage(app) -> None:
+    """Once the last request is answered: the WAL into the database file, so that the `.db`
+    file alone (copied to a USB stick, say) is the whole database after a stop."""
+    with app.app_context():
+        result = checkpoint(db.engine)
+        db.engine.dispose()
+    if result is not None:
+        busy, _wal_pages, _moved = result
+        if busy:
+            log.warning("the WAL could not be emptied into the database file: another process "
+                        "has it open; the -wal file beside it is still part of the database")
+        else:
+            log.info("the WAL is emptied into the database file")
 
 
 if __name__ == "__main__":

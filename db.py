@@ -78,6 +78,22 @@ def postgresql_connect_args(connect_args: dict, busy_timeout: float) -> dict:
     return {"connect_timeout": max(1, math.ceil(busy_timeout)), **connect_args}
 
 
+def checkpoint(engine: Engine) -> tuple | None:
+    """SQLite: move every page of the WAL into the database file and empty the WAL.
+
+    (busy, WAL pages, pages moved); busy is 1 when another connection kept it from
+    finishing. None on other databases.
+    """
+    if engine.dialect.name != "sqlite":
+        return None
+    connection = engine.raw_connection()
+    try:
+        # The driver connection is in autocommit (configure_sqlite): no transaction around it.
+        return tuple(connection.driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
+    finally:
+        connection.close()
+
+
 # SQLite's primary result codes (the low byte of the extended code).
 SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_PROTOCOL = 5, 6, 10, 13, 14, 15
 SQLITE_UNAVAILABLE = {SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_PROTOCOL}

@@ -19,6 +19,8 @@ from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy import inspect
 
+import logs
+import settings
 from db import db, sqlite_file
 
 # Services start in any working directory (systemd, a scheduled task): never a relative path.
@@ -114,8 +116,11 @@ def _copy_before_upgrade(engine, head: str, has_data: bool) -> str | None:
 @with_appcontext
 def upgrade_command():
     """Bring the database to the newest migration, as `python app.py` does at start."""
+    config = settings.server_config()
+    logs.configure_for_command(config["log_file"], config["log_max_mb"], config["log_keep"])
+    logging.getLogger("alembic").setLevel(logging.INFO)  # its progress, as `flask db` shows it
     try:
-        came_from = upgrade_database(current_app, who="flask db upgrade")
+        came_from = upgrade_database(current_app, who=logs.who("flask db upgrade"))
     except UpgradeRefused as refused:
         raise click.ClickException(str(refused)) from None
     head = scripts().get_current_head()
