@@ -7,6 +7,7 @@ from decimal import Decimal
 
 from flask import Flask, request
 from flask.json.provider import DefaultJSONProvider
+from flask_migrate import Migrate
 from sqlalchemy.engine import make_url
 from werkzeug.exceptions import HTTPException
 
@@ -15,10 +16,15 @@ import cache
 import cli
 import logs
 import routes
-from db import configure_sqlite, db, sqlite_file
-from errors import ServiceError
+import serving
+import settings
+from db import (checkpoint, configure_postgresql, configure_sqlite, db, postgresql_connect_args, sqlite_file,
+                storage_fault)
+from errors import ServiceError, SettingError, Unavailable
+from operations import upgrades
 
 log = logging.getLogger("warehouse")
+migrate = Migrate()
 
 HTTP_CODES = {400: "bad_request", 401: "unauthorized", 403: "forbidden", 404: "not_found",
               405: "method_not_allowed", 409: "conflict", 413: "payload_too_large",
@@ -52,22 +58,26 @@ def database_url(url: str) -> str:
 def create_app(test_config: dict | None = None) -> Flask:
     app = Flask(__name__)
     app.json = JSONProvider(app)
-    app.config.from_mapping(
-        SQLALCHEMY_DATABASE_URI=os.environ.get("DATABASE_URL", "sqlite:///warehouse.db"),
-        ALLOW_NEGATIVE_STOCK=os.environ.get("WAREHOUSE_ALLOW_NEGATIVE_STOCK", "0") not in ("", "0", "false"),
-        ACQUIRE_TIMEOUT=int(os.environ.get("WAREHOUSE_ACQUIRE_TIMEOUT", "1800")),
-        MAX_CONTENT_LENGTH=int(os.environ.get("WAREHOUSE_MAX_BODY", str(10 * 1024 * 1024))),
-    )
+    app.config.from_mapping(settings.app_config())
     if test_config:
         app.config.update(test_config)
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
+    busy_timeout = app.config["BUSY_TIMEOUT"]
+    if make_url(app.config["SQLALCHEMY_DATABASE_URI"]).get_backend_name() == "postgresql":
+        options = dict(app.config.get("SQLALCHEMY_ENGINE_OPTIONS") or {})
+        options["connect_args"] = postgresql_connect_args(options.get("connect_args", {}), busy_timeout)
+        app.config["SQLALCHEMY_ENGINE_OPTIONS"] = options
 
     db.init_app(app)
+    import models  # noqa: F401  (the tables must be known to the migrations' comparison)
+    # The schema is the migrations' business (operations/upgrades.py), never create_all:
+    # `flask --app app db current` must see a database as it is.
+    migrate.init_app(app, db, directory=upgrades.MIGRATIONS, render_as_batch=True)
     with app.app_context():
         if db.engine.dialect.name == "sqlite":
-            configure_sqlite(db.engine)
-        import models  # noqa: F401  (the tables must be known before create_all)
-        db.create_all()
+            configure_sqlite(db.engine, busy_timeout)
+        else:
+            configure_postgresql(db.engine, busy_timeout)
         app.extensions["warehouse_cache"] = cache.for_engine(db.engine, sqlite_file(db.engine.url))
 
     # Scanners call /v1/products and /v1/products/ alike; a redirect would be an HTML page.
@@ -110,36 +120,73 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(Exception)
     def unexpected(error: Exception):
+        fault = storage_fault(error)
+        if fault is not None:
+            # The client is told what to do; the operator gets the traceback.
+            log.warning("%s on %s %s", fault.code, request.method, request.path, exc_info=error)
+            return storage_error(fault)
         log.exception("unexpected error on %s %s", request.method, request.path)
         return error_body(500, "internal_error", "The service failed; the error is logged.")
 
 
+def storage_error(fault: ServiceError):
+    body, status = error_body(fault.status, fault.code, fault.message)
+    if isinstance(fault, Unavailable):
+        return body, status, {"Retry-After": str(Unavailable.retry_after)}
+    return body, status
+
+
 def serve(argv=None) -> None:
+    try:
+        _serve(argv)
+    except SettingError as error:
+        sys.exit(f"Refusing to start: {error.message}")
+
+
+def _serve(argv) -> None:
+    defaults = settings.server_config()
     parser = argparse.ArgumentParser(description="Serve the warehouse service with waitress.")
-    parser.add_argument("--host", default=os.environ.get("WAREHOUSE_HOST", "0.0.0.0"))
-    parser.add_argument("--port", type=int, default=int(os.environ.get("WAREHOUSE_PORT", "8000")))
-    parser.add_argument("--threads", type=int, default=int(os.environ.get("WAREHOUSE_THREADS", "4")))
+    parser.add_argument("--host", default=defaults["host"])
+    parser.add_argument("--port", type=int, default=defaults["port"])
+    parser.add_argument("--threads", type=int, default=defaults["threads"])
     parser.add_argument("--database-url", default=None)
     args = parser.parse_args(argv)
 
-    logs.configure()
+    logs.configure(defaults["log_file"], defaults["log_max_mb"], defaults["log_keep"])
     config = {"SQLALCHEMY_DATABASE_URI": args.database_url} if args.database_url else None
     app = create_app(config)
+    try:
+        upgrades.upgrade_database(app, who="python app.py")
+    except upgrades.UpgradeRefused as refused:
+        sys.exit(f"Refusing to start: {refused}")
     with app.app_context():
         try:
-            new_key = auth.bootstrap(db.session, os.environ.get("WAREHOUSE_API_KEY"))
+            new_key = auth.bootstrap(db.session, app.config["BOOTSTRAP_API_KEY"])
         except auth.KeyRefused as refused:
             sys.exit(f"Refusing to start: {refused}")
     if new_key:
+        logs.audit.info("key 'admin' (admin) created by python app.py: no key existed")
         print("No API key existed, so an admin key was made. It is shown only this once:", flush=True)
         print(f"  TS-Apikey: {new_key}", flush=True)
     log.info("serving on http://%s:%s with %s threads, database %s", args.host, args.port,
              args.threads, make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string())
 
-    import waitress
-    # waitress keeps its own (1 GB) body limit, so that Flask answers an oversized
-    # body with the JSON 413 first.
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads)
+    serving.serve_until_stopped(app, args.host, args.port, args.threads, on_stop=lambda: close_storage(app))
+
+
+def close_storage(app) -> None:
+    """Once the last request is answered: the WAL into the database file, so that the `.db`
+    file alone (copied to a USB stick, say) is the whole database after a stop."""
+    with app.app_context():
+        result = checkpoint(db.engine)
+        db.engine.dispose()
+    if result is not None:
+        busy, _wal_pages, _moved = result
+        if busy:
+            log.warning("the WAL could not be emptied into the database file: another process "
+                        "has it open; the -wal file beside it is still part of the database")
+        else:
+            log.info("the WAL is emptied into the database file")
 
 
 if __name__ == "__main__":

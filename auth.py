@@ -1,6 +1,7 @@
 """API keys: issued, hashed at rest, checked on every request; roles and warehouse limits."""
 import hashlib
 import hmac
+import logging
 import secrets
 from dataclasses import dataclass
 from datetime import datetime
@@ -11,6 +12,8 @@ from sqlalchemy.exc import IntegrityError
 from db import reading, writing
 from errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from models import ApiKey
+
+audit = logging.getLogger("warehouse.audit")
 
 ROLES = ("read", "scan", "admin")  # each role may do all that the ones before it may
 BOOTSTRAP_NAME = "bootstrap"
@@ -121,11 +124,14 @@ def bootstrap(session, configured_key: str | None) -> str | None:
             # A changed variable replaces the previous bootstrap key.
             previous = session.scalar(select(ApiKey).where(ApiKey.name == BOOTSTRAP_NAME))
             if previous is not None:
+                audit.info("key %r replaced by a new WAREHOUSE_API_KEY; the old one is revoked and "
+                           "named %r, by python app.py", BOOTSTRAP_NAME, f"{BOOTSTRAP_NAME}-replaced-{previous.id}")
                 previous.name = f"{BOOTSTRAP_NAME}-replaced-{previous.id}"
                 previous.revoked_at = previous.revoked_at or datetime.now()
                 session.flush()
             session.add(ApiKey(name=BOOTSTRAP_NAME, role="admin", key_hash=digest,
                                warehouses="", created_at=datetime.now()))
+            audit.info("key %r (admin) created from WAREHOUSE_API_KEY by python app.py", BOOTSTRAP_NAME)
             return None
         if session.scalar(select(ApiKey.id).limit(1)) is not None:
             return None

@@ -10,9 +10,12 @@ from marshmallow import ValidationError
 
 import auth
 import catalog
+import logs
 import reports
+import settings
 from db import db
 from errors import ServiceError
+from operations import upgrades
 from quantities import from_milli
 from schemas import customer_row_schema, product_schema
 
@@ -28,10 +31,18 @@ def register(app) -> None:
     for group in (keys, customers, products):
         app.cli.add_command(group)
     app.cli.add_command(check)
+    app.cli.add_command(upgrades.db_commands())
 
 
 def fail(message: str):
     raise click.ClickException(message)
+
+
+def audit(message: str, *args) -> None:
+    """One audit line naming the command and the user that ran it (logs.py)."""
+    config = settings.server_config()
+    logs.configure_for_command(config["log_file"], config["log_max_mb"], config["log_keep"])
+    logs.audit.info(message + " by %s", *args, logs.who(click.get_current_context().command_path))
 
 
 @keys.command("create")
@@ -48,6 +59,7 @@ def create_key(name, role, warehouses):
         key = auth.create_key(db.session, name, role, ids)
     except ServiceError as error:
         fail(error.message)
+    audit("key %r (%s, warehouses %s) created", name, role, ids or "all")
     click.echo(f"Key {name!r} ({role}) created. It is shown only this once:", err=True)
     click.echo(key)
 
@@ -68,6 +80,7 @@ def revoke_key(name):
         auth.revoke_key(db.session, name)
     except ServiceError as error:
         fail(error.message)
+    audit("key %r revoked", name)
     click.echo(f"Key {name!r} revoked.")
 
 
@@ -121,6 +134,7 @@ def import_customers(path):
     if problems:
         report(problems)
     catalog.save_customers(db.session, rows)
+    audit("%d customer(s) imported from %s", len(rows), path)
     click.echo(f"{len(rows)} customer(s) imported.")
 
 
@@ -153,6 +167,7 @@ def import_products(path):
         catalog.import_products(db.session, rows, refused=problems)
     except ServiceError as error:
         report(error.fields or {"file": [error.message]})
+    audit("%d product(s) imported from %s", len(rows), path)
     click.echo(f"{len(rows)} product(s) imported.")
 
 

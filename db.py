@@ -1,7 +1,12 @@
-"""Database handle, SQLite settings and the write transaction every booking runs in."""
+"""Database handle, storage settings, what a storage failure means, and the write transaction."""
+import math
+import sqlite3
 from contextlib import contextmanager
 from datetime import date, datetime, timezone
 from operator import itemgetter
+
+import psycopg
+import sqlalchemy.exc
 
 from flask_sqlalchemy import SQLAlchemy
 from sqlalchemy import DateTime, TypeDecorator, event
@@ -9,6 +14,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, scoped_session
 
 import cache
+from errors import ServiceError, StorageFull, Unavailable
 
 
 class Base(DeclarativeBase):
@@ -66,7 +72,7 @@ def sqlite_file(url) -> str | None:
     return url.database
 
 
-def configure_sqlite(engine: Engine) -> None:
+def configure_sqlite(engine: Engine, busy_timeout: float = 30.0) -> None:
     """Make SQLite durable and let writers take the write lock when they begin.
 
     pysqlite would otherwise open transactions lazily and only on writes, so a
@@ -82,13 +88,82 @@ def configure_sqlite(engine: Engine) -> None:
         cursor.execute("PRAGMA journal_mode=WAL")
         cursor.execute("PRAGMA synchronous=FULL")
         cursor.execute("PRAGMA foreign_keys=ON")
-        cursor.execute("PRAGMA busy_timeout=30000")
+        # How long a writer waits for the write lock before the request answers 503.
+        cursor.execute(f"PRAGMA busy_timeout={max(1, round(busy_timeout * 1000))}")
         cursor.close()
 
     @event.listens_for(engine, "begin")
     def on_begin(conn):
         immediate = conn.get_execution_options().get(WRITE)
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+def configure_postgresql(engine: Engine, busy_timeout: float = 30.0) -> None:
+    """Let a writer wait for the writers' lock no longer than the busy timeout, as on SQLite."""
+
+    @event.listens_for(engine, "connect")
+    def on_connect(dbapi_connection, _record):
+        with dbapi_connection.cursor() as cursor:
+            cursor.execute(f"SET lock_timeout = {max(1, round(busy_timeout * 1000))}")
+        dbapi_connection.commit()
+
+
+def postgresql_connect_args(connect_args: dict, busy_timeout: float) -> dict:
+    """The driver's arguments with a connect timeout: a server that does not answer at all
+    (a cable pulled) must not hold a request longer than a lock would."""
+    return {"connect_timeout": max(1, math.ceil(busy_timeout)), **connect_args}
+
+
+def checkpoint(engine: Engine) -> tuple | None:
+    """SQLite: move every page of the WAL into the database file and empty the WAL.
+
+    (busy, WAL pages, pages moved); busy is 1 when another connection kept it from
+    finishing. None on other databases.
+    """
+    if engine.dialect.name != "sqlite":
+        return None
+    connection = engine.raw_connection()
+    try:
+        # The driver connection is in autocommit (configure_sqlite): no transaction around it.
+        return tuple(connection.driver_connection.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchone())
+    finally:
+        connection.close()
+
+
+# SQLite's primary result codes (the low byte of the extended code).
+SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_FULL, SQLITE_CANTOPEN, SQLITE_PROTOCOL = 5, 6, 10, 13, 14, 15
+SQLITE_UNAVAILABLE = {SQLITE_BUSY, SQLITE_LOCKED, SQLITE_IOERR, SQLITE_CANTOPEN, SQLITE_PROTOCOL}
+
+
+def storage_fault(error: BaseException) -> ServiceError | None:
+    """The named error a storage failure means for the client, or None if it is not one.
+
+    507 when the disk is full; 503 (try again shortly) when the database does not
+    answer, a lock is not granted in time, or the disk fails to read or write.
+    Anything else (a constraint, a bug) stays an internal error.
+    """
+    if isinstance(error, sqlalchemy.exc.TimeoutError):  # no pooled connection in time
+        return Unavailable("The database is busy; try again in a moment.")
+    if isinstance(error, sqlalchemy.exc.DBAPIError):
+        if error.connection_invalidated:
+            return Unavailable("The database does not answer; try again in a moment.")
+        error = error.orig
+    if isinstance(error, sqlite3.Error):
+        code = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+        if code == SQLITE_FULL:
+            return StorageFull("The disk of the database is full: nothing was booked. Free some space.")
+        if code in SQLITE_UNAVAILABLE:
+            return Unavailable("The database is busy or cannot be read; try again in a moment.")
+        return None
+    if isinstance(error, psycopg.Error):
+        state = error.sqlstate or ""
+        if state == "53100":
+            return StorageFull("The disk of the database is full: nothing was booked. Free some space.")
+        if isinstance(error, psycopg.OperationalError) and state[:2] in ("", "08", "53", "57", "58", "55"):
+            return Unavailable("The database does not answer; try again in a moment.")
+        if isinstance(error, psycopg.InterfaceError):  # a connection already closed
+            return Unavailable("The database does not answer; try again in a moment.")
+    return None
 
 
 @contextmanager

@@ -1,4 +1,5 @@
 """The few errors the service raises; one handler turns them into the JSON error shape."""
+import click
 
 
 class ServiceError(Exception):
@@ -47,3 +48,18 @@ def invalid_field(path: tuple, message: str) -> Invalid:
         node = node.setdefault(str(key), {})
     node[str(path[-1])] = [message]
     return Invalid(message, fields)
+
+
+class Unavailable(ServiceError):
+    """The database did not answer, or not in time: the client should try again shortly."""
+    status, code = 503, "unavailable"
+    retry_after = 5  # seconds, in the Retry-After header
+
+
+class StorageFull(ServiceError):
+    status, code = 507, "storage_full"
+
+
+class SettingError(click.ClickException):
+    """A setting that does not parse. A ClickException, so that `flask` commands print it
+    as one line and exit 1; `python app.py` prints it and exits too."""

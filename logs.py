@@ -1,15 +1,22 @@
-"""How the service logs: one access line per request, and the console set-up of `python app.py`."""
+"""How the service logs: one access line per request, audit lines, and where lines go."""
+import getpass
 import logging
+import logging.handlers
+import sys
 import time
 
 access_log = logging.getLogger("warehouse.access")
+# Changes an operator may have to account for later: keys, imports, restores, upgrades.
+audit = logging.getLogger("warehouse.audit")
+
+FORMAT = "%(asctime)s %(name)s %(message)s"
 
 # Where the key check leaves the key's name for the access line (never the key itself).
 KEY_NAME = "warehouse.key_name"
 
 
 class AccessLog:
-    """WSGI middleware: `METHOD path status 1.2ms keyname` once the app has answered.
+    """WSGI middleware: `client METHOD path status 1.2ms keyname` once the app has answered.
 
     A middleware rather than Flask hooks: it times the whole of Flask's work, and
     costs one call a request instead of two hooks that each look up the request.
@@ -30,7 +37,8 @@ class AccessLog:
             return self.wsgi_app(environ, note_status)
         finally:
             if access_log.isEnabledFor(logging.INFO):
-                access_log.info("%s %s %s %.1fms %s", environ["REQUEST_METHOD"],
+                access_log.info("%s %s %s %s %.1fms %s", environ.get("REMOTE_ADDR", "-"),
+                                environ["REQUEST_METHOD"],
                                 readable_path(environ.get("PATH_INFO", "")),
                                 status[-1] if status else "-",
                                 (time.perf_counter() - started) * 1000, environ.get(KEY_NAME, "-"))
@@ -42,9 +50,12 @@ def readable_path(path_info: str) -> str:
     return path if path.isprintable() else path.encode("unicode_escape").decode("ascii")
 
 
-def configure() -> None:
-    """Console logging for `python app.py`."""
-    logging.basicConfig(level=logging.INFO, format="%(asctime)s %(name)s %(message)s")
+def configure(log_file: str | None = None, max_mb: float = 10, keep: int = 5) -> None:
+    """Logging for `python app.py`: the console, and a file that rotates when one is set."""
+    handlers = [logging.StreamHandler()]
+    if log_file:
+        handlers.append(rotating_file(log_file, max_mb, keep))
+    logging.basicConfig(level=logging.INFO, format=FORMAT, handlers=handlers)
     # The logging HOWTO's optimisations: no log line of ours names a thread, a
     # process or a source line, and finding them costs more than the line.
     logging.logThreads = False
@@ -56,3 +67,37 @@ def configure() -> None:
     # scheduling, most likely): with them silenced, the product GET fell from
     # about 0.8 to 0.3-0.5 of bare Flask in make bench's row a. The bare
     # baseline, like any waitress app, logs them too.
+
+
+def rotating_file(path: str, max_mb: float, keep: int) -> logging.Handler:
+    """At most `keep` old files of `max_mb` each beside the current one: the disk of a depot
+    PC that runs for years never fills with logs."""
+    handler = logging.handlers.RotatingFileHandler(path, maxBytes=int(max_mb * 1024 * 1024),
+                                                   backupCount=keep, encoding="utf-8")
+    handler.setFormatter(logging.Formatter(FORMAT))
+    return handler
+
+
+def configure_for_command(log_file: str | None, max_mb: float, keep: int) -> None:
+    """A `flask --app app` command's audit lines: to standard error and the service's log file.
+
+    Nothing when logging is set up already (the service's process, pytest).
+    """
+    root = logging.getLogger()
+    if root.handlers:
+        return
+    console = logging.StreamHandler(sys.stderr)
+    console.setFormatter(logging.Formatter(FORMAT))
+    root.addHandler(console)
+    if log_file:
+        root.addHandler(rotating_file(log_file, max_mb, keep))
+    audit.setLevel(logging.INFO)
+
+
+def who(command: str) -> str:
+    """The command and the system user that ran it, for an audit line."""
+    try:
+        user = getpass.getuser()
+    except (OSError, KeyError):  # no user name to be found (a bare container)
+        user = "unknown user"
+    return f"{command!r} run by {user}"

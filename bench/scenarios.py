@@ -215,7 +215,9 @@ def _in_process_app(db_url, key):
     if str(server.REPO) not in sys.path:
         sys.path.append(str(server.REPO))
     from app import create_app
+    from operations.upgrades import upgrade_database
     app = create_app({"SQLALCHEMY_DATABASE_URI": db_url})
+    upgrade_database(app, who="bench")
     with app.app_context():
         engine = app.extensions["sqlalchemy"].engine
     counter = {"n": 0}

@@ -1,13 +1,19 @@
 from flask import Blueprint
 from sqlalchemy import text
 
-from db import db
+from db import db, storage_fault
+from errors import Unavailable
 
 bp = Blueprint("health", __name__)
 
 
 @bp.get("/health")
 def health():
-    """Answer ok when the database answers (no key needed)."""
-    db.session.execute(text("SELECT 1"))
+    """Answer ok when the database answers, 503 while it does not (no key needed)."""
+    try:
+        db.session.execute(text("SELECT 1"))
+    except Exception as error:
+        if storage_fault(error) is None:
+            raise
+        return {"status": "unavailable"}, 503, {"Retry-After": str(Unavailable.retry_after)}
     return {"status": "ok"}

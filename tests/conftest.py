@@ -16,6 +16,7 @@ sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 import auth  # noqa: E402
 from app import create_app  # noqa: E402
 from db import db  # noqa: E402
+from operations.upgrades import upgrade_database  # noqa: E402
 
 BACKEND = os.environ.get("WAREHOUSE_TEST_BACKEND", "sqlite")
 PG_URL = os.environ.get("WAREHOUSE_TEST_DATABASE_URL", "")
@@ -50,7 +51,7 @@ def database_config(tmp_path, pg_schema):
     engine = create_engine(PG_URL, connect_args={"options": f"-csearch_path={pg_schema}"})
     with engine.begin() as conn:
         tables = conn.execute(text(
-            "SELECT tablename FROM pg_tables WHERE schemaname = :s"), {"s": pg_schema}).scalars().all()
+            "SELECT tablename FROM pg_tables WHERE schemaname = :s AND tablename != 'alembic_version'"), {"s": pg_schema}).scalars().all()
         if tables:
             conn.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
     engine.dispose()
@@ -63,6 +64,7 @@ def database_config(tmp_path, pg_schema):
 @pytest.fixture
 def app(database_config):
     app = create_app({"TESTING": True, **database_config})
+    upgrade_database(app, who="tests")
     yield app
     with app.app_context():
         db.session.remove()

@@ -130,6 +130,11 @@ class LiveServer:
 
     def request(self, method: str, path: str, data=None, connection=None, timeout=REQUEST_TIMEOUT):
         """(status, parsed JSON body or raw text) of one call; /v1 calls carry the key."""
+        status, _headers, body = self.exchange(method, path, data, connection, timeout)
+        return status, body
+
+    def exchange(self, method: str, path: str, data=None, connection=None, timeout=REQUEST_TIMEOUT):
+        """(status, headers, parsed JSON body or raw text) of one call."""
         own = connection is None
         conn = self.connection(timeout) if own else connection
         try:
@@ -141,10 +146,11 @@ class LiveServer:
             conn.request(method, path, body=body, headers=headers)
             response = conn.getresponse()
             raw = response.read().decode("utf-8", errors="replace")
+            headers = dict(response.getheaders())
             try:
-                return response.status, json.loads(raw)
+                return response.status, headers, json.loads(raw)
             except ValueError:
-                return response.status, raw
+                return response.status, headers, raw
         finally:
             if own:
                 conn.close()

@@ -27,8 +27,8 @@ def test_each_request_logs_one_line_with_the_key_name_never_the_key(api, client,
         client.get("/v1/products/P1")  # no key
     lines = [record.getMessage() for record in caplog.records if record.name == "warehouse.access"]
     assert len(lines) == 2
-    method, path, status, took, name = lines[0].split(" ")
-    assert (method, path, status, name) == ("GET", "/v1/products/P1", "200", "admin")
+    client_address, method, path, status, took, name = lines[0].split(" ")
+    assert (client_address, method, path, status, name) == ("127.0.0.1", "GET", "/v1/products/P1", "200", "admin")
     assert took.endswith("ms") and float(took[:-2]) >= 0
-    assert lines[1].split(" ")[2:5:2] == ["401", "-"]
+    assert lines[1].split(" ")[3:6:2] == ["401", "-"]
     assert not any(key in line for line in lines for key in keys.values())

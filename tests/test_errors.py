@@ -8,6 +8,7 @@ import auth
 from app import create_app
 from db import db
 from helpers import product
+from operations.upgrades import upgrade_database
 
 
 def assert_error(r, status, code):
@@ -36,6 +37,7 @@ def make_app(database_config):
     def make(**config):
         app = create_app({"TESTING": True, **database_config, **config})
         made.append(app)
+        upgrade_database(app, who="tests")
         return app
 
     yield make

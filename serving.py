@@ -1,0 +1,70 @@
+"""Serving with waitress until told to stop, and stopping so that the database file is whole.
+
+waitress.serve() ends on Ctrl-C with its loop already stopped, so answers that
+threads finish afterwards are never sent, and SIGTERM ends the process at once.
+Here a stop signal (SIGTERM, Ctrl-C, Ctrl-Break on Windows) ends only the taking
+of new connections: requests under way are finished and their answers sent
+(within GRACE seconds), then `on_stop` runs (the WAL checkpoint) and serve returns.
+"""
+import logging
+import signal
+import threading
+import time
+
+import waitress
+from waitress import wasyncore
+from waitress.channel import HTTPChannel
+
+log = logging.getLogger("warehouse")
+
+GRACE = 30.0  # seconds for requests under way to finish once a stop is asked
+LOOP_TIMEOUT = 0.5  # seconds; how soon the loop notices a stop
+
+
+def serve_until_stopped(app, host: str, port: int, threads: int, on_stop=None) -> None:
+    # waitress keeps its own (1 GB) body limit, so that Flask answers an oversized
+    # body with the JSON 413 first.
+    server = waitress.create_server(app, host=host, port=port, threads=threads)
+    stop = threading.Event()
+
+    def ask_to_stop(signum, _frame):
+        # Only a flag: the loop below notices it within LOOP_TIMEOUT.
+        stop.set()
+
+    for name in ("SIGTERM", "SIGINT", "SIGBREAK"):  # SIGBREAK: Ctrl-Break in a Windows console
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), ask_to_stop)
+
+    use_poll = server.adj.asyncore_use_poll
+    while not stop.is_set():
+        wasyncore.loop(timeout=LOOP_TIMEOUT, map=server._map, use_poll=use_poll, count=1)
+
+    log.info("stopping: no new connections; finishing the requests under way")
+    server.del_channel()
+    server.socket.close()
+    deadline = time.monotonic() + GRACE
+    while _close_idle(server) and time.monotonic() < deadline:
+        wasyncore.loop(timeout=0.05, map=server._map, use_poll=use_poll, count=1)
+    if _close_idle(server):
+        log.warning("stopping with requests still under way after %ss", GRACE)
+    server.task_dispatcher.shutdown(cancel_pending=True, timeout=5)
+    wasyncore.close_all(server._map)
+    if on_stop is not None:
+        on_stop()
+    log.info("stopped")
+
+
+def _close_idle(server) -> bool:
+    """Close every connection with nothing under way; whether any has a request still.
+
+    A kept-alive connection whose answer went out is closed here, before its client
+    can send it another request.
+    """
+    under_way = False
+    for channel in list(server._map.values()):
+        if isinstance(channel, HTTPChannel):
+            if channel.requests or channel.total_outbufs_len:
+                under_way = True
+            else:
+                channel.handle_close()
+    return under_way

@@ -1,0 +1,265 @@
+"""Migrations (DESIGN 11): the schema in migrations/, and every kind of database brought to it."""
+import io
+import json
+import os
+import shutil
+import sqlite3
+import subprocess
+import sys
+import tarfile
+import uuid
+
+import pytest
+from alembic.autogenerate import compare_metadata
+from alembic.runtime.migration import MigrationContext
+from sqlalchemy import create_engine, inspect, text
+
+from app import create_app
+from conftest import BACKEND, PG_URL
+from db import db
+from operations import upgrades
+from operations.upgrades import UpgradeRefused, upgrade_database
+from server import query, server_url
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The last commit of the release before migrations: its create_all made today's depots' databases.
+RELEASE_BEFORE_MIGRATIONS = "c9e6ea5"
+
+
+def head():
+    return upgrades.scripts().get_current_head()
+
+
+@pytest.fixture
+def make_app():
+    made = []
+
+    def make(database_config):
+        app = create_app({"TESTING": True, **database_config})
+        made.append(app)
+        return app
+
+    yield make
+    for app in made:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+@pytest.fixture
+def empty_database(tmp_path, pg_schema):
+    """Config for a database with nothing in it: a new file, or a new PostgreSQL schema."""
+    if pg_schema is None:
+        yield {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'warehouse.db'}"}
+        return
+    schema = f"warehouse_old_{uuid.uuid4().hex[:12]}"
+    engine = create_engine(PG_URL)
+    with engine.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    yield {"SQLALCHEMY_DATABASE_URI": PG_URL,
+           "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": f"-csearch_path={schema}"}}}
+    with engine.begin() as conn:
+        conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+    engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def old_code(tmp_path_factory):
+    """The code of the release before migrations, from git."""
+    where = tmp_path_factory.mktemp("release-before-migrations")
+    archive = subprocess.run(["git", "-C", REPO, "archive", RELEASE_BEFORE_MIGRATIONS],
+                             capture_output=True, timeout=60)
+    assert archive.returncode == 0, f"this test needs the repository's history: {archive.stderr!r}"
+    with tarfile.open(fileobj=io.BytesIO(archive.stdout)) as tar:
+        tar.extractall(where, filter="data")
+    return where
+
+
+@pytest.fixture
+def old_database(old_code, empty_database, tmp_path):
+    """A database the release before migrations made and booked a day in; and what its reads said."""
+    options = empty_database.get("SQLALCHEMY_ENGINE_OPTIONS", {}).get("connect_args", {}).get("options")
+    out = tmp_path / "old-answers.json"
+    done = subprocess.run(
+        [sys.executable, os.path.join(REPO, "tests", "old_release.py"), str(old_code),
+         empty_database["SQLALCHEMY_DATABASE_URI"], options[len("-csearch_path="):] if options else "-",
+         str(out)],
+        cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-3000:]
+    with open(out, encoding="utf-8") as file:
+        return empty_database, json.load(file)
+
+
+def answers_now(app, old):
+    client = app.test_client()
+    now = []
+    for method, path, data, _before in old["answers"]:
+        body = {"data": data} if data is not None else {}
+        response = client.open(path, method=method, json=body, headers={"TS-Apikey": old["key"]})
+        now.append([method, path, data, response.get_data(as_text=True)])
+    return now
+
+
+def differences(app) -> list:
+    with app.app_context(), db.engine.connect() as connection:
+        context = MigrationContext.configure(connection, opts={"compare_type": True})
+        return compare_metadata(context, db.metadata)
+
+
+def revision_of(database_config):
+    return query(database_config, "SELECT version_num FROM alembic_version")
+
+
+# --- the newest migration is the models ------------------------------------------------------
+
+def test_models_and_the_newest_migration_agree(app, database_config):
+    assert revision_of(database_config) == [(head(),)]
+    assert differences(app) == []
+
+
+def test_an_empty_database_is_built_by_the_migrations(make_app, empty_database):
+    app = make_app(empty_database)
+    assert upgrade_database(app, who="tests") == "empty"
+    assert revision_of(empty_database) == [(head(),)]
+    assert upgrade_database(app, who="tests") is None  # already there: nothing to do
+
+
+# --- the release before migrations -----------------------------------------------------------
+
+def test_a_database_of_the_release_before_migrations_is_recognised_and_answers_as_before(
+        old_database, make_app):
+    database_config, old = old_database
+    app = make_app(database_config)
+    upgrade_database(app, who="tests")
+    assert revision_of(database_config) == [(upgrades.FIRST_REVISION,)]
+    assert answers_now(app, old) == old["answers"]
+    assert differences(app) == []
+
+
+THROWAWAY = '''"""A later release's change, for the test: a table and a rebuilt products table."""
+from alembic import op
+import sqlalchemy as sa
+
+revision = "0ddba11c0ffe"
+down_revision = "{first}"
+branch_labels = None
+depends_on = None
+
+
+def upgrade():
+    op.create_table("service_settings", sa.Column("name", sa.String(50), primary_key=True),
+                    sa.Column("value", sa.Text(), nullable=False))
+    # On SQLite, the copy-and-drop most ALTERs need, with packaging rows pointing at
+    # the products table meanwhile.
+    sqlite = op.get_bind().dialect.name == "sqlite"
+    with op.batch_alter_table("products", recreate="always" if sqlite else "auto") as batch_op:
+        batch_op.add_column(sa.Column("note", sa.Text(), nullable=True))
+
+
+def downgrade():
+    with op.batch_alter_table("products") as batch_op:
+        batch_op.drop_column("note")
+    op.drop_table("service_settings")
+'''
+
+
+@pytest.fixture
+def later_release(tmp_path, monkeypatch):
+    """The migrations folder with one more migration after the first, as a later release has it."""
+    folder = tmp_path / "migrations"
+    shutil.copytree(upgrades.MIGRATIONS, folder, ignore=shutil.ignore_patterns("__pycache__"))
+    (folder / "versions" / "0ddba11c0ffe_throwaway.py").write_text(
+        THROWAWAY.format(first=upgrades.FIRST_REVISION), encoding="utf-8")
+    monkeypatch.setattr(upgrades, "MIGRATIONS", str(folder))
+    return "0ddba11c0ffe"
+
+
+def test_a_later_migration_runs_at_start_and_keeps_every_record(old_database, make_app, later_release):
+    database_config, old = old_database
+    app = make_app(database_config)
+    assert upgrade_database(app, who="tests") == upgrades.FIRST_REVISION
+    assert revision_of(database_config) == [(later_release,)]
+    with app.app_context():
+        columns = {c["name"] for c in inspect(db.engine).get_columns("products")}
+    assert "note" in columns
+    assert answers_now(app, old) == old["answers"]
+    assert query(database_config, "SELECT count(*) FROM packaging") == [(1,)]
+    if BACKEND == "sqlite":
+        assert query(database_config, "PRAGMA foreign_key_check") == []
+        # The bookings' connections have their foreign keys back on.
+        with app.app_context(), db.engine.connect() as connection:
+            assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
+
+
+@pytest.mark.skipif(BACKEND != "sqlite", reason="a file copy is SQLite's; PostgreSQL is copied by pg_dump")
+def test_a_sqlite_file_with_data_is_copied_beside_itself_before_an_upgrade(
+        old_database, make_app, later_release):
+    database_config, _old = old_database
+    path = database_config["SQLALCHEMY_DATABASE_URI"][len("sqlite:///"):]
+    upgrade_database(make_app(database_config), who="tests")
+    copy = sqlite3.connect(f"{path}.before-{later_release}")
+    try:
+        assert copy.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+        assert copy.execute("SELECT version_num FROM alembic_version").fetchall() == [(upgrades.FIRST_REVISION,)]
+        assert copy.execute("SELECT count(*) FROM batches").fetchall() == [(3,)]
+    finally:
+        copy.close()
+
+
+def test_a_database_with_some_tables_of_ours_is_refused_untouched(make_app, empty_database):
+    app = make_app(empty_database)
+    with app.app_context(), db.engine.begin() as connection:
+        connection.exec_driver_sql("CREATE TABLE products (product_code VARCHAR(200) PRIMARY KEY)")
+    with pytest.raises(UpgradeRefused, match="not one this service made"):
+        upgrade_database(app, who="tests")
+    with app.app_context():
+        assert inspect(db.engine).get_table_names() == ["products"]
+
+
+# --- a newer release's database ---------------------------------------------------------------
+
+def test_a_database_newer_than_the_code_is_refused(make_app, empty_database, tmp_path):
+    database_config = empty_database  # not the suite's shared schema: this one is left "newer"
+    app = make_app(database_config)
+    upgrade_database(app, who="tests")
+    with app.app_context(), db.engine.begin() as connection:
+        connection.exec_driver_sql("UPDATE alembic_version SET version_num = 'feedfacecafe'")
+    with pytest.raises(UpgradeRefused, match="feedfacecafe, which this release does not know"):
+        upgrade_database(app, who="tests")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WAREHOUSE_") and k != "DATABASE_URL"}
+    done = subprocess.run([sys.executable, os.path.join(REPO, "app.py"), "--host", "127.0.0.1",
+                           "--port", "1", "--database-url", server_url(database_config)],
+                          cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1
+    assert "Refusing to start: the database stands at migration feedfacecafe" in done.stderr
+    assert revision_of(database_config) == [("feedfacecafe",)]
+
+
+# --- by hand ----------------------------------------------------------------------------------
+
+def flask_command(database_config, cwd, *args):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WAREHOUSE_") and k != "DATABASE_URL"}
+    env["DATABASE_URL"] = server_url(database_config)
+    flask = os.path.join(os.path.dirname(sys.executable), "flask")
+    return subprocess.run([flask, "--app", os.path.join(REPO, "app.py"), *args], cwd=cwd, env=env,
+                          capture_output=True, text=True, timeout=60)
+
+
+def test_db_upgrade_and_db_current_by_hand(empty_database, tmp_path):
+    before = flask_command(empty_database, tmp_path, "db", "current")
+    assert before.returncode == 0 and head() not in before.stdout
+    upgraded = flask_command(empty_database, tmp_path, "db", "upgrade")
+    assert upgraded.returncode == 0, upgraded.stderr
+    assert upgraded.stdout.splitlines()[-1] == f"The database was empty; now at {head()}."
+    assert f"Running upgrade  -> {head()}" in upgraded.stderr  # Alembic's progress is shown
+    now = flask_command(empty_database, tmp_path, "db", "current")
+    assert f"{head()} (head)" in now.stdout
+    again = flask_command(empty_database, tmp_path, "db", "upgrade")
+    assert again.stdout.splitlines()[-1] == f"The database is already at the newest migration, {head()}."
+
+
+def test_db_upgrade_by_hand_recognises_the_release_before_migrations(old_database, make_app):
+    database_config, _old = old_database
+    result = make_app(database_config).test_cli_runner().invoke(args=["db", "upgrade"])
+    assert result.exit_code == 0, result.output
+    assert revision_of(database_config) == [(upgrades.FIRST_REVISION,)]

@@ -1,0 +1,108 @@
+"""settings.py: yes/no settings mean what they say, and a bad value stops the start naming it."""
+import os
+import subprocess
+import sys
+
+import pytest
+
+import auth
+from app import create_app
+from db import db
+from errors import SettingError
+from helpers import batch, created, item, product
+from operations.upgrades import upgrade_database
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+@pytest.fixture
+def app_with(database_config, monkeypatch):
+    """create_app with these WAREHOUSE_* variables set; apps made are closed afterwards."""
+    made = []
+
+    def make(**environ):
+        for name, value in environ.items():
+            monkeypatch.setenv(name, value)
+        app = create_app({"TESTING": True, **database_config})
+        made.append(app)
+        upgrade_database(app, who="tests")
+        return app
+
+    yield make
+    for app in made:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def ship_more_than_stock(app):
+    """Status of a goods-out of 5 P1 when none is in stock."""
+    with app.app_context():
+        key = auth.create_key(db.session, "admin", "admin")
+        db.session.remove()
+    client = app.test_client()
+    headers = {"TS-Apikey": key}
+    created(client.post("/v1/products/", json={"data": product("P1")}, headers=headers))
+    body = {"data": batch(1, [item("P1", 5)], direction="O")}
+    return client.post("/v1/batches/", json=body, headers=headers).status_code
+
+
+@pytest.mark.parametrize("value", ["no", "No", "FALSE", "off", "0", ""])
+def test_no_in_any_spelling_keeps_stock_from_going_below_zero(app_with, value):
+    assert ship_more_than_stock(app_with(WAREHOUSE_ALLOW_NEGATIVE_STOCK=value)) == 409
+
+
+@pytest.mark.parametrize("value", ["yes", "On", "TRUE", "1"])
+def test_yes_in_any_spelling_lets_stock_go_below_zero(app_with, value):
+    assert ship_more_than_stock(app_with(WAREHOUSE_ALLOW_NEGATIVE_STOCK=value)) == 201
+
+
+@pytest.mark.parametrize("name, value", [
+    ("WAREHOUSE_ALLOW_NEGATIVE_STOCK", "nope"),
+    ("WAREHOUSE_ALLOW_NEGATIVE_STOCK", "2"),
+    ("WAREHOUSE_ACQUIRE_TIMEOUT", "30m"),
+    ("WAREHOUSE_ACQUIRE_TIMEOUT", "-1"),
+    ("WAREHOUSE_MAX_BODY", "10MB"),
+    ("WAREHOUSE_BUSY_TIMEOUT", "0"),
+    ("WAREHOUSE_BUSY_TIMEOUT", "nan"),
+    ("WAREHOUSE_BACKUP_HOURS", "daily"),
+    ("WAREHOUSE_BACKUP_KEEP", "0"),
+])
+def test_a_bad_value_stops_create_app_naming_the_setting(app_with, name, value):
+    with pytest.raises(SettingError) as refused:
+        app_with(**{name: value})
+    assert name in refused.value.message and repr(value) in refused.value.message
+
+
+def test_numbers_are_read(app_with):
+    app = app_with(WAREHOUSE_ACQUIRE_TIMEOUT=" 60 ", WAREHOUSE_BUSY_TIMEOUT="2.5",
+                   WAREHOUSE_BACKUP_KEEP="3", WAREHOUSE_BACKUP_HOURS="0")
+    assert (app.config["ACQUIRE_TIMEOUT"], app.config["BUSY_TIMEOUT"]) == (60, 2.5)
+    assert (app.config["BACKUP_KEEP"], app.config["BACKUP_HOURS"]) == (3, 0)
+
+
+def run(argv, tmp_path, **environ):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WAREHOUSE_") and k != "DATABASE_URL"}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'warehouse.db'}"
+    env.update(environ)
+    return subprocess.run(argv, cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+
+
+@pytest.mark.parametrize("name, value", [("WAREHOUSE_ALLOW_NEGATIVE_STOCK", "maybe"),
+                                         ("WAREHOUSE_PORT", "eighty"),
+                                         ("WAREHOUSE_LOG_KEEP", "-2")])
+def test_python_app_py_refuses_to_start_naming_the_setting(tmp_path, name, value):
+    done = run([sys.executable, os.path.join(REPO, "app.py"), "--host", "127.0.0.1", "--port", "1"],
+               tmp_path, **{name: value})
+    assert done.returncode != 0
+    assert f"Refusing to start: {name}={value!r}" in done.stderr
+    assert "Traceback" not in done.stderr
+
+
+def test_a_command_refuses_to_run_naming_the_setting(tmp_path):
+    flask = os.path.join(os.path.dirname(sys.executable), "flask")
+    done = run([flask, "--app", os.path.join(REPO, "app.py"), "keys", "list"], tmp_path,
+               WAREHOUSE_BUSY_TIMEOUT="soon")
+    assert done.returncode == 1
+    assert "Error: WAREHOUSE_BUSY_TIMEOUT='soon' is not a number." in done.stderr
+    assert "Traceback" not in done.stderr

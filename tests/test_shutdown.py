@@ -1,0 +1,158 @@
+"""Stopping (SIGTERM, Ctrl-C) and the log file: requests under way are finished, the WAL is
+emptied into the database file, and the log file rotates.
+
+Every loop is bounded in count and time; the service is always stopped by its pid.
+"""
+import http.client
+import os
+import shutil
+import signal
+import sqlite3
+import threading
+import time
+
+import pytest
+
+from conftest import BACKEND
+from db import WRITE_LOCK_ID
+from server import batch_body, database_engine, query
+
+POSTERS = 4
+ANSWERED_BEFORE_STOP = 30
+LOAD_BUDGET = 20.0  # seconds
+
+
+def exit_code(server, signum=signal.SIGTERM, timeout=30.0) -> int:
+    process = server.process
+    os.kill(process.pid, signum)
+    try:
+        return process.wait(timeout=timeout)
+    finally:
+        server.stop()  # SIGKILL only if it had not gone
+
+
+def add_product(server):
+    assert server.post("/v1/products/", {"product_code": "P1", "name": "P1", "base_unit": "pc"})[0] == 201
+
+
+@pytest.mark.skipif(BACKEND != "sqlite", reason="the WAL and the .db file are SQLite's")
+@pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
+def test_after_a_stop_the_db_file_alone_holds_every_batch_answered(live_server, database_config,
+                                                                   tmp_path, signum):
+    server = live_server(threads=4)
+    add_product(server)
+    answered, lock, next_number = [], threading.Lock(), iter(range(1, 100_000))
+    deadline = time.monotonic() + LOAD_BUDGET
+
+    def post():
+        connection = server.connection(timeout=10)
+        try:
+            while time.monotonic() < deadline:
+                with lock:
+                    number = next(next_number)
+                try:
+                    status, _ = server.post("/v1/batches/", batch_body(number, "I", [("P1", 1)] * 20),
+                                            connection=connection)
+                except (OSError, http.client.HTTPException):
+                    return  # the service stopped: it takes no more
+                if status == 201:
+                    with lock:
+                        answered.append(number)
+        finally:
+            connection.close()
+
+    posters = [threading.Thread(target=post) for _ in range(POSTERS)]
+    for thread in posters:
+        thread.start()
+    while len(answered) < ANSWERED_BEFORE_STOP and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert exit_code(server, signum) == 0, server.log()[-3000:]
+    for thread in posters:
+        thread.join(timeout=LOAD_BUDGET)
+    assert len(answered) >= ANSWERED_BEFORE_STOP
+    assert "the WAL is emptied into the database file" in server.log()
+
+    database = database_config["SQLALCHEMY_DATABASE_URI"][len("sqlite:///"):]
+    alone = tmp_path / "usb-stick" / "warehouse.db"
+    alone.parent.mkdir()
+    shutil.copyfile(database, alone)  # the .db file only, as people copy it
+    copy = sqlite3.connect(alone)
+    try:
+        stored = {n for (n,) in copy.execute("SELECT batch_number FROM batches")}
+        assert copy.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
+    finally:
+        copy.close()
+    assert set(answered) <= stored
+
+
+def hold_writers_lock(database_config):
+    engine = database_engine(database_config)
+    connection = engine.connect()
+    if BACKEND == "sqlite":
+        connection.connection.driver_connection.isolation_level = None
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    else:
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_ID})")
+
+    def release():
+        connection.rollback()
+        connection.close()
+        engine.dispose()
+    return release
+
+
+def test_a_request_under_way_is_finished_and_answered_before_the_service_stops(live_server, database_config):
+    server = live_server(threads=2)
+    add_product(server)
+    release = hold_writers_lock(database_config)
+    answer = {}
+
+    def post():
+        answer["status"] = server.post("/v1/batches/", batch_body(1, "I", [("P1", 3)]))[0]
+
+    try:
+        poster = threading.Thread(target=post)
+        poster.start()
+        time.sleep(0.5)  # not a measure: the batch waits for the lock until it is released
+        assert not answer
+        process = server.process
+        os.kill(process.pid, signal.SIGTERM)
+        deadline = time.monotonic() + 10
+        refused = False
+        while time.monotonic() < deadline and not refused:
+            try:
+                server.get("/health", connection=None)
+            except OSError:
+                refused = True  # no new connections are taken any more
+            time.sleep(0.05)
+        assert refused
+        assert process.poll() is None  # still finishing the batch
+    finally:
+        release()
+    poster.join(timeout=30)
+    assert answer == {"status": 201}
+    assert process.wait(timeout=30) == 0
+    server.stop()
+    assert query(database_config, "SELECT count(*) FROM batches") == [(1,)]
+
+
+def test_the_log_file_rotates_and_keeps_the_newest(live_server, tmp_path, monkeypatch):
+    log_file = tmp_path / "logs" / "warehouse.log"
+    log_file.parent.mkdir()
+    monkeypatch.setenv("WAREHOUSE_LOG_FILE", str(log_file))
+    monkeypatch.setenv("WAREHOUSE_LOG_MAX_MB", "0.01")  # about 10 KB a file
+    monkeypatch.setenv("WAREHOUSE_LOG_KEEP", "2")
+    server = live_server(threads=2)
+    connection = server.connection()
+    try:
+        for _ in range(400):  # about 80 bytes a line: over three files' worth
+            assert server.get("/v1/products/", connection=connection)[0] == 200
+    finally:
+        connection.close()
+    assert exit_code(server) == 0
+    names = sorted(os.listdir(log_file.parent))
+    assert names == ["warehouse.log", "warehouse.log.1", "warehouse.log.2"]
+    assert all(os.path.getsize(log_file.parent / name) <= 11 * 1024 for name in names)
+    older = (log_file.parent / "warehouse.log.1").read_text(encoding="utf-8")
+    assert "warehouse.access 127.0.0.1 GET /v1/products/ 200" in older
+    assert (log_file.parent / "warehouse.log").read_text(encoding="utf-8").rstrip().endswith("stopped")
