@@ -14,6 +14,7 @@ import auth
 import cache
 import cli
 import logs
+import pages
 import routes
 from db import configure_sqlite, db, sqlite_file
 from errors import ServiceError
@@ -74,6 +75,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.url_map.strict_slashes = False
     app.wsgi_app = logs.AccessLog(app.wsgi_app)
     routes.register(app)
+    pages.register(app)
     register_error_handlers(app)
     cli.register(app)
     return app
