@@ -14,7 +14,9 @@ run: $(VENV)/installed
 	$(PY) app.py
 
 # The suite runs on SQLite, then again on PostgreSQL when WAREHOUSE_TEST_DATABASE_URL names one.
+# The page tests drive Debian's chromium through Playwright (never `playwright install`).
 test: $(VENV)/installed
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 	@echo "== tests on SQLite =="
 	$(PY) -m pytest -q
 	@if [ -n "$$WAREHOUSE_TEST_DATABASE_URL" ]; then \

@@ -110,7 +110,7 @@ def check_form_post() -> None:
     session and so without the token; the Origin check is a second fence.
     """
     origin = request.headers.get("Origin")
-    if origin and origin != "null" and urlsplit(origin).netloc != request.host:
+    if origin and urlsplit(origin).netloc != request.host:
         abort(403, "The form was posted from another site.")
     sent, kept = request.form.get("token", ""), session.get("token", "")
     if not kept or not hmac.compare_digest(sent.encode(), kept.encode()):
