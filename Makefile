@@ -3,7 +3,7 @@ PYTHON ?= python3
 VENV := .venv
 PY := $(VENV)/bin/python
 
-.PHONY: run test bench clean
+.PHONY: run test bench demo clean
 
 $(VENV)/installed: requirements.txt
 	$(PYTHON) -m venv $(VENV)
@@ -14,7 +14,9 @@ run: $(VENV)/installed
 	$(PY) app.py
 
 # The suite runs on SQLite, then again on PostgreSQL when WAREHOUSE_TEST_DATABASE_URL names one.
+# The page tests drive Debian's chromium through Playwright (never `playwright install`).
 test: $(VENV)/installed
+	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 	@echo "== tests on SQLite =="
 	$(PY) -m pytest -q
 	@if [ -n "$$WAREHOUSE_TEST_DATABASE_URL" ]; then \
@@ -27,6 +29,12 @@ test: $(VENV)/installed
 bench: $(VENV)/installed
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 	$(PY) bench/run.py
+
+# A fresh demo depot in demo.db (the old one is replaced), then served like `make run`.
+demo: $(VENV)/installed
+	rm -f demo.db demo.db-wal demo.db-shm demo.db-changes
+	DATABASE_URL=sqlite:///demo.db $(VENV)/bin/flask --app app demo
+	DATABASE_URL=sqlite:///demo.db $(PY) app.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -15,6 +15,7 @@ import auth
 import cache
 import cli
 import logs
+import pages
 import routes
 import serving
 import settings
@@ -84,6 +85,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.url_map.strict_slashes = False
     app.wsgi_app = logs.AccessLog(app.wsgi_app)
     routes.register(app)
+    pages.register(app)
     register_error_handlers(app)
     cli.register(app)
     return app

@@ -1,4 +1,4 @@
-"""Commands for the depot's administrator: `flask --app app keys|customers|products|check ...`."""
+"""Commands for the depot's administrator: `flask --app app keys|customers|products|check|demo ...`."""
 import csv
 import io
 import json
@@ -32,6 +32,7 @@ def register(app) -> None:
         app.cli.add_command(group)
     app.cli.add_command(check)
     app.cli.add_command(upgrades.db_commands())
+    app.cli.add_command(demo)
 
 
 def fail(message: str):
@@ -183,3 +184,22 @@ def check():
     if differences:
         fail(f"{len(differences)} balance(s) differ from the warehouse documents.")
     click.echo("OK: every balance equals the sum of its warehouse documents.")
+
+
+@click.command("demo")
+@with_appcontext
+def demo():
+    """Fill an empty database with a demo depot and print a read key for the pages."""
+    from operations import demo as depot
+
+    depot.ensure_schema()
+    try:
+        made = depot.build(db.session)
+    except depot.DemoRefused as refused:
+        fail(str(refused))
+    except ServiceError as error:
+        fail(f"The demo depot could not be booked: {error.message} {error.fields or ''}")
+    click.echo(f"Demo depot made: {made['products']} products, {made['customers']} customers, "
+               f"{made['orders']} orders, {made['batches']} scanner batches.", err=True)
+    click.echo("Sign in to the pages (/login) with this read key; it is shown only this once:", err=True)
+    click.echo(depot.office_key(db.session))

@@ -241,3 +241,11 @@ class Counter(db.Model):
     __tablename__ = "counters"
     name: Mapped[str] = mapped_column(String(50), primary_key=True)
     value: Mapped[int] = mapped_column(BigInteger)
+
+
+class ServiceSetting(db.Model):
+    """Values the service makes for itself once and keeps, such as the page sessions' secret."""
+
+    __tablename__ = "service_settings"
+    name: Mapped[str] = mapped_column(String(50), primary_key=True)
+    value: Mapped[str] = mapped_column(Text)

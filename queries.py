@@ -92,18 +92,26 @@ def get_document(session, caller: Caller, doc_number: int) -> dict:
                       -1, False)[0]
 
 
-def filter_documents(session, caller: Caller, filters: dict, headers_only: bool) -> list[dict]:
+def filter_documents(session, caller: Caller, filters: dict, headers_only: bool, offset: int = 0,
+                     limit: int | None = None) -> list[dict]:
+    """Documents by doc_number; `offset` and `limit` page them (their items come whole)."""
     query = within(select(WarehouseDocument), WarehouseDocument.__table__, caller, filters)
-    return _documents(session, query, filters.get("level", -1), headers_only)
+    return _documents(session, query, filters.get("level", -1), headers_only, offset, limit)
 
 
-def _documents(session, query, level: int, headers_only: bool) -> list[dict]:
+def _documents(session, query, level: int, headers_only: bool, offset: int = 0,
+               limit: int | None = None) -> list[dict]:
     if level in (0, 1):
         query = query.where(exists(_at_level(
             select(WarehouseDocumentItem.id)
             .where(WarehouseDocumentItem.doc_number == WarehouseDocument.doc_number),
             WarehouseDocumentItem, level)))
-    headers = session.scalars(query.order_by(WarehouseDocument.doc_number)).all()
+    query = query.order_by(WarehouseDocument.doc_number)
+    if offset:
+        query = query.offset(offset)
+    if limit is not None:
+        query = query.limit(limit)
+    headers = session.scalars(query).all()
     items = {}
     if not headers_only and headers:
         numbers = query.with_only_columns(WarehouseDocument.doc_number).scalar_subquery()
@@ -111,7 +119,7 @@ def _documents(session, query, level: int, headers_only: bool) -> list[dict]:
         items = _group(session.execute(
             select(item.doc_number, item.item_number, item.direction, item.product_code, item.name,
                    item.lot, item.date_exp, item.amount_base_milli, item.doc_created_date,
-                   item.timestamp_from_client, Product.lot_level)
+                   item.timestamp_from_client, Product.lot_level, Product.base_unit.label("unit"))
             .join(Product, Product.product_code == item.product_code)
             .where(item.doc_number.in_(numbers),
                    *([Product.lot_level == level] if level in (0, 1) else []))

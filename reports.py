@@ -8,7 +8,7 @@ from collections import defaultdict
 from datetime import date
 from itertools import groupby
 
-from sqlalchemy import case, func, select
+from sqlalchemy import case, func, or_, select, tuple_
 from sqlalchemy.orm import aliased
 
 from auth import Caller
@@ -19,8 +19,12 @@ from queries import in_warehouses, within
 
 # --- stocktakings ---------------------------------------------------------------------------
 
-def list_stocktakings(session, caller: Caller, headers_only: bool) -> list[dict]:
-    """Stocktakings by date then warehouse, with the ufids of their adjustment documents."""
+def list_stocktakings(session, caller: Caller, headers_only: bool, offset: int = 0,
+                      limit: int | None = None) -> list[dict]:
+    """Stocktakings by date then warehouse, with the ufids of their adjustment documents.
+
+    `offset` and `limit` page the stocktakings; each comes with all its items.
+    """
     warehouses = caller.narrow([])
     in_doc, out_doc = aliased(WarehouseDocument), aliased(WarehouseDocument)
     headers = session.execute(in_warehouses(
@@ -30,15 +34,18 @@ def list_stocktakings(session, caller: Caller, headers_only: bool) -> list[dict]
         .outerjoin(in_doc, in_doc.doc_number == Stocktaking.in_doc)
         .outerjoin(out_doc, out_doc.doc_number == Stocktaking.out_doc),
         Stocktaking.id_warehouse, warehouses)
-        .order_by(Stocktaking.date, Stocktaking.id_warehouse)).all()
+        .order_by(Stocktaking.date, Stocktaking.id_warehouse).offset(offset or None).limit(limit)).all()
     items = {}
     if not headers_only and headers:
         item = StocktakingItem
-        rows = session.execute(in_warehouses(
+        query = in_warehouses(
             select(item.id_warehouse, item.date, item.product_code, item.lot, item.date_exp, item.name,
                    item.amount_real_milli, item.amount_snap_milli),
             item.id_warehouse, warehouses)
-            .order_by(item.date, item.id_warehouse, item.product_code, item.lot))
+        if offset or limit is not None:
+            query = query.where(tuple_(item.id_warehouse, item.date).in_(
+                [(header.id_warehouse, header.date) for header in headers]))
+        rows = session.execute(query.order_by(item.date, item.id_warehouse, item.product_code, item.lot))
         items = {key: [{**row._mapping, "amount_diff_milli": row.amount_real_milli - row.amount_snap_milli}
                        for row in group]
                  for key, group in groupby(rows, key=lambda row: (row.id_warehouse, row.date))}
@@ -48,33 +55,57 @@ def list_stocktakings(session, caller: Caller, headers_only: bool) -> list[dict]
 
 # --- inventory ------------------------------------------------------------------------------
 
-def inventory(session, caller: Caller, filters: dict) -> list[dict]:
+def inventory(session, caller: Caller, filters: dict, search: str = "", offset: int = 0,
+              limit: int | None = None) -> list[dict]:
     """Book stock per warehouse and product (level 0), per lot (1), or at each product's own level (-1).
 
-    Rows whose amount is 0 are left out.
+    Rows whose amount is 0 are left out. `search` keeps products whose code or
+    name holds the text (ASCII letters in any case); `offset` and `limit` page the rows.
     """
     level = filters.get("level", -1)
-    query = (select(Balance.id_warehouse, Balance.product_code, Balance.lot, Balance.amount_milli,
+    # Only level 0 folds rows: a product not kept by lot has its one balance row
+    # at lot "", so at levels -1 and 1 each balance row is a row of the answer,
+    # and the database can order and page them.
+    amount = func.sum(Balance.amount_milli) if level == 0 else Balance.amount_milli
+    query = (select(Balance.id_warehouse, Balance.product_code,
+                    *([] if level == 0 else [Balance.lot]), amount.label("amount_milli"),
                     Product.name, Product.base_unit, Product.lot_level)
-             .join(Product, Product.product_code == Balance.product_code)
-             .where(Balance.amount_milli != 0))
+             .join(Product, Product.product_code == Balance.product_code))
     query = in_warehouses(query, Balance.id_warehouse, caller.narrow(filters.get("id_warehouses", [])))
     if filters.get("product_code"):
         query = query.where(Balance.product_code == filters["product_code"])
-    # Lots are folded here rather than grouped in SQL, where a computed lot would
-    # need dialect care; the balance rows are one per lot, however long the history.
-    rows: dict[tuple, dict] = {}
-    for balance in session.execute(query):
-        row_level = balance.lot_level if level == -1 else level
-        lot = balance.lot if row_level == 1 else ""
-        key = (balance.id_warehouse, balance.product_code, lot)
-        row = rows.setdefault(key, {
-            "id_warehouse": balance.id_warehouse, "product_code": balance.product_code,
-            "product_name": balance.name, "name": balance.name, "lot": lot, "level": row_level,
-            "amount_milli": 0, "unit": balance.base_unit})
-        row["amount_milli"] += balance.amount_milli
-    # Python compares text by code point, the order the service promises.
-    return [rows[key] for key in sorted(rows) if rows[key]["amount_milli"] != 0]
+    if search:
+        query = query.where(or_(*(_folded(session, column).contains(_ascii_lower(search), autoescape=True)
+                                  for column in (Balance.product_code, Product.name))))
+    if level == 0:
+        query = (query.group_by(Balance.id_warehouse, Balance.product_code, Product.name,
+                                Product.base_unit, Product.lot_level)
+                 .having(amount != 0).order_by(Balance.id_warehouse, Balance.product_code))
+    else:
+        # Codes and lots sort by code point on both databases (models.Code).
+        query = query.where(amount != 0).order_by(Balance.id_warehouse, Balance.product_code, Balance.lot)
+    if offset:
+        query = query.offset(offset)
+    if limit is not None:
+        query = query.limit(limit)
+    return [{"id_warehouse": row.id_warehouse, "product_code": row.product_code,
+             "product_name": row.name, "name": row.name, "lot": "" if level == 0 else row.lot,
+             "level": row.lot_level if level == -1 else level, "amount_milli": int(row.amount_milli),
+             "unit": row.base_unit} for row in session.execute(query)]
+
+
+def _folded(session, column):
+    """The column in lower case, folding ASCII letters only on both databases.
+
+    PostgreSQL's lower() follows the collation (and would fold "Ä" where SQLite
+    does not); under "C" it folds ASCII alone, as SQLite's lower() does.
+    """
+    postgresql = session.get_bind().dialect.name == "postgresql"
+    return func.lower(column.collate("C")) if postgresql else func.lower(column)
+
+
+def _ascii_lower(text: str) -> str:
+    return "".join(ch.lower() if ch.isascii() else ch for ch in text)
 
 
 # --- movements ------------------------------------------------------------------------------

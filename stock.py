@@ -145,8 +145,10 @@ def _refuse_foreign_lock(order: OrderDocument, caller: Caller, policy: Policy) -
         raise Conflict(f"Order document {order.document_number!r} is being processed by another key.")
 
 
-def list_orders(session, caller: Caller, state: int | None) -> list[OrderDocument]:
-    query = select(OrderDocument).order_by(OrderDocument.document_number)
+def list_orders(session, caller: Caller, state: int | None, offset: int = 0,
+                limit: int | None = None) -> list[OrderDocument]:
+    """Order documents by document_number; `offset` and `limit` page them."""
+    query = select(OrderDocument).order_by(OrderDocument.document_number).offset(offset or None).limit(limit)
     if state is not None:
         query = query.where(OrderDocument.state == state)
     if caller.warehouses is not None:

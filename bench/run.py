@@ -3,7 +3,7 @@
 Every ratio compares two figures taken in this run on this machine, so the table means the
 same on a laptop and on CI. Usage (from the repo root):
 
-    .venv/bin/python bench/run.py [--only abcde] [--seed-batches 200] [--keep-tmp]
+    .venv/bin/python bench/run.py [--only abcdeh] [--seed-batches 200] [--keep-tmp]
 
 Exit status 1 when a row is below its floor (FAIL).
 """
@@ -33,6 +33,7 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "d": scenarios.scenario_d,
     "e": scenarios.scenario_e,
     "g": many_depots.scenario_g,
+    "h": scenarios.scenario_h,
 }
 
 
@@ -64,7 +65,7 @@ def git_head():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="abcdeg", help="scenarios to run, e.g. 'ab'")
+    parser.add_argument("--only", default="abcdegh", help="scenarios to run, e.g. 'ab'")
     parser.add_argument("--seed-batches", type=int, default=200,
                         help="1000-item batches of history for c (default 200)")
     parser.add_argument("--seed-time-limit", type=float, default=300,

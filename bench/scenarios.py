@@ -1,4 +1,4 @@
-"""The scenarios a-e of the brief; f (peak memory) is measured inside b and d.
+"""The scenarios a-e of the brief and h (the stock page); f (peak memory) is measured inside b and d.
 
 Each scenario adds Rows and notes to the run's Ctx. Baselines are measured in the same run on
 the same machine; when the service does not exist yet (no app.py) only the baselines run and
@@ -412,3 +412,87 @@ def scenario_e(ctx):
     total = seq_ok + len(seq_err) + conc_ok + len(errors)
     ctx.add(Row(f"e. errors among the {total} batches posted", "errors",
                 float(len(errors) + len(seq_err)), 0.0, 0, 0, False, judge_value=True))
+
+
+H_PRODUCTS, H_WAREHOUSES, H_REPEATS, H_TIME_LIMIT_S = 2_000, 3, 15, 120
+PAGE_GOAL, PAGE_FLOOR = 3.0, 6.0
+
+
+def _page_session(port, key):
+    """Sign in to the pages as a browser does (the form, its token); returns the Cookie header."""
+    import re
+    from urllib.parse import urlencode
+
+    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    try:
+        conn.request("GET", "/login")
+        resp = conn.getresponse()
+        html = resp.read().decode()
+        cookie = resp.getheader("Set-Cookie").split(";")[0]
+        token = re.search(r'name="token" value="([^"]+)"', html).group(1)
+        conn.request("POST", "/login", body=urlencode({"key": key, "token": token}),
+                     headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
+        resp = conn.getresponse()
+        resp.read()
+        if resp.status != 302:
+            raise RuntimeError(f"signing in to the pages: HTTP {resp.status}")
+        return resp.getheader("Set-Cookie").split(";")[0]
+    finally:
+        conn.close()
+
+
+def scenario_h(ctx):
+    """Stock page of 2,000 products in 3 warehouses: time vs the inventory API for the same rows."""
+    what_page = f"h. stock page (100 of {H_PRODUCTS * H_WAREHOUSES:,} rows) vs inventory API"
+    what_csv = f"h. stock page as CSV ({H_PRODUCTS * H_WAREHOUSES:,} rows) vs inventory API"
+    if not ctx.has_service:
+        for what in (what_page, what_csv):
+            ctx.add(Row(what, "ms", None, None, PAGE_GOAL, PAGE_FLOOR, False))
+        return
+    with ctx.service("h") as svc, server.Client(svc.port, ctx.key) as api:
+        create_products(api, H_PRODUCTS)
+        lines = batch_lines(H_PRODUCTS, H_PRODUCTS, 0)  # every product once
+        for warehouse in range(1, H_WAREHOUSES + 1):
+            body = batch_body(900 + warehouse, "I", day(0), lines)
+            body["data"]["batch_settings"]["id_warehouse"] = str(warehouse)
+            _expect(*api.request("POST", "/v1/batches/", body), 201, f"stock for warehouse {warehouse}")
+        inventory = ("POST", "/v1/inventory/filter", encode({"data": {}}))
+        status, data = api.request(*inventory)
+        _expect(status, data, 200, "POST /v1/inventory/filter")
+        rows = len(json.loads(data)["list"])
+        if rows != H_PRODUCTS * H_WAREHOUSES:
+            raise RuntimeError(f"the inventory lists {rows} rows, not {H_PRODUCTS * H_WAREHOUSES}")
+
+        with server.Client(svc.port) as pages:
+            pages.headers = {"Cookie": _page_session(svc.port, ctx.key)}
+            status, html = pages.request("GET", "/")
+            _expect(status, html, 200, "GET / (stock page)")
+            status, text = pages.request("GET", "/?format=csv")
+            _expect(status, text, 200, "GET /?format=csv")
+            if text.decode().count("\r\n") != rows + 1:
+                raise RuntimeError("the stock CSV does not hold the inventory's rows")
+            # Alternate the three requests so that drift on the machine hits all alike.
+            times = {"api": [], "page": [], "csv": []}
+            deadline = time.monotonic() + H_TIME_LIMIT_S
+            for rep in range(H_REPEATS + 1):  # round 0 warms up and is not counted
+                if time.monotonic() > deadline:
+                    break
+                for name, client, request in (("api", api, inventory), ("page", pages, ("GET", "/", None)),
+                                              ("csv", pages, ("GET", "/?format=csv", None))):
+                    status, data, sec = client.timed(*request)
+                    _expect(status, data, 200, f"{request[0]} {request[1]}")
+                    if rep:
+                        times[name].append(sec)
+            # For the record: every row as HTML, one page after another, as a reader paging through.
+            walk_started, page_count = time.perf_counter(), 0
+            while page_count < -(-rows // 100) and time.monotonic() < deadline + 60:
+                page_count += 1
+                status, data = pages.request("GET", f"/?page={page_count}")
+                _expect(status, data, 200, f"GET /?page={page_count}")
+            walk_ms = (time.perf_counter() - walk_started) * 1000
+    ctx.note(f"h: medians over {len(times['api'])} rounds: inventory API {median_ms(times['api']):.1f} ms, "
+             f"stock page {median_ms(times['page']):.1f} ms ({len(html):,} bytes), "
+             f"CSV {median_ms(times['csv']):.1f} ms")
+    ctx.note(f"h: all {page_count} stock pages one after another (every row as HTML): {walk_ms:.0f} ms")
+    ctx.add(Row(what_page, "ms", median_ms(times["page"]), median_ms(times["api"]), PAGE_GOAL, PAGE_FLOOR, False))
+    ctx.add(Row(what_csv, "ms", median_ms(times["csv"]), median_ms(times["api"]), PAGE_GOAL, PAGE_FLOOR, False))

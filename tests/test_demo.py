@@ -1,0 +1,70 @@
+"""`flask --app app demo`: a believable depot, booked through the rules, only on an empty database."""
+from datetime import date, timedelta
+
+from conftest import Api
+from helpers import created, product
+from server import query
+
+
+def demo(runner):
+    return runner.invoke(args=["demo"])
+
+
+def test_demo_fills_an_empty_depot_and_prints_a_read_key(runner, client):
+    result = demo(runner)
+    assert result.exit_code == 0, result.output
+    office = Api(client, result.stdout.splitlines()[-1])
+
+    products = office.get("/v1/products/").json["list"]
+    assert 35 <= len(products) <= 45
+    assert any(p["lot_level"] == 1 for p in products)
+    assert any(p["packaging"] for p in products)
+    assert len(office.get("/v1/customers/").json["list"]) >= 3
+
+    orders = office.get("/v1/documents/").json["list"]
+    assert {order["state"] for order in orders} >= {0, 1, 3}
+    assert office.post("/v1/products/", product("X")).status_code == 403  # a read key
+
+
+def test_demo_books_90_days_of_goods_in_and_out(runner, client, database_config):
+    office = Api(client, demo(runner).stdout.splitlines()[-1])
+    today = date.today()
+    for direction in ("I", "O"):
+        movements = office.post("/v1/inventory/movements/filter", {"doc_direction": direction}).json["list"]
+        assert movements, direction
+    days = [row[0] for row in query(database_config, "SELECT date FROM warehouse_documents")]
+    days = [d if isinstance(d, date) else date.fromisoformat(d) for d in days]
+    assert min(days) == today - timedelta(days=90)
+    assert max(days) >= today - timedelta(days=2)
+    # Goods-out carry the customer of their order.
+    customers = {row[0] for row in query(
+        database_config, "SELECT id_customer FROM warehouse_documents WHERE direction = 'O'")}
+    assert len(customers - {0}) >= 3
+    inventory = office.post("/v1/inventory/filter", {}).json["list"]
+    assert {row["id_warehouse"] for row in inventory} == {1, 2}
+
+
+def test_demo_holds_a_stocktaking_with_differences(runner, client):
+    office = Api(client, demo(runner).stdout.splitlines()[-1])
+    stocktakings = office.get("/v1/stocktakings/list").json["list"]
+    assert len(stocktakings) == 1
+    differences = [item for item in stocktakings[0]["stocktaking_items"] if item["amount_diff"] != 0]
+    assert differences
+    assert stocktakings[0]["in_ufid"] or stocktakings[0]["out_ufid"]
+
+
+def test_demo_refuses_a_database_that_holds_bookings(runner, api, database_config):
+    assert demo(runner).exit_code == 0
+    before = query(database_config, "SELECT count(*) FROM batches")
+    result = demo(runner)
+    assert result.exit_code != 0
+    assert "already holds" in result.output
+    assert query(database_config, "SELECT count(*) FROM batches") == before
+
+
+def test_demo_refuses_a_database_with_products(runner, api, database_config):
+    created(api.post("/v1/products/", product("OWN-1")))
+    result = demo(runner)
+    assert result.exit_code != 0
+    assert "already holds products" in result.output
+    assert query(database_config, "SELECT product_code FROM products") == [("OWN-1",)]

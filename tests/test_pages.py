@@ -1,0 +1,353 @@
+"""The office pages (DESIGN §15) through the test client: sign-in, each page, CSV, paging, limits.
+
+tests/test_pages_browser.py drives the same pages in a real browser.
+"""
+import csv
+import io
+import re
+from datetime import date, timedelta
+
+import pytest
+
+import auth
+from app import create_app
+from db import db
+from helpers import created, order, order_item, product
+from models import ServiceSetting
+
+TODAY = date.today()
+
+
+def day(days_ago: int) -> str:
+    return (TODAY - timedelta(days=days_ago)).isoformat()
+
+
+def token_of(page) -> str:
+    return re.search(r'name="token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
+
+
+def sign_in(client, key, next_path=""):
+    """Sign in through the form as a browser would: fetch it, post it back with its token."""
+    token = token_of(client.get("/login"))
+    return client.post("/login", data={"key": key, "token": token, "next": next_path})
+
+
+def csv_rows(response) -> list[dict]:
+    assert response.status_code == 200, response.get_data(as_text=True)
+    assert response.mimetype == "text/csv"
+    return list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
+
+
+class Depot:
+    """Books batches over the API for the pages to show."""
+
+    def __init__(self, api):
+        self.api, self.number = api, 0
+
+    def book(self, direction, items, days_ago=0, warehouse=1, type_="R", **settings):
+        self.number += 1
+        created(self.api.post("/v1/batches/", {
+            "batch_settings": {"batch_number": str(self.number), "id_warehouse": str(warehouse),
+                               "direction": direction, "type": type_, "date": day(days_ago), **settings},
+            "batch_items": [{"product_code": code, "amount": str(amount), "unit": unit, "lot": lot}
+                            for code, amount, unit, lot in items]}))
+
+
+@pytest.fixture
+def depot(api):
+    for body in (product("MILK-1L", name="Milk 1 l"), product("CHEESE", name="Edam cheese", base_unit="kg",
+                                                              lot_level=1),
+                 product("SOAP", name="Liquid soap")):
+        created(api.post("/v1/products/", body))
+    depot = Depot(api)
+    depot.book("I", [("MILK-1L", 40, "pc", ""), ("CHEESE", "2.5", "kg", "L1"), ("CHEESE", 3, "kg", "L2")],
+               days_ago=20)
+    depot.book("I", [("MILK-1L", 10, "pc", ""), ("SOAP", 6, "pc", "")], days_ago=2)
+    depot.book("O", [("MILK-1L", 5, "pc", "")], days_ago=1)
+    depot.book("I", [("SOAP", 7, "pc", "")], days_ago=1, warehouse=2)
+    return depot
+
+
+@pytest.fixture
+def office(client, keys):
+    """The test client signed in with the read key for every warehouse."""
+    response = sign_in(client, keys["read"])
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return client
+
+
+# --- signing in -----------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/", "/documents", "/orders", "/stocktakings", "/movements",
+                                  "/?format=csv", "/logout"])
+def test_a_page_without_a_session_goes_to_the_login_form(client, path):
+    response = client.get(path)
+    assert response.status_code == 302
+    assert response.headers["Location"].startswith("/login?next=")
+
+
+@pytest.mark.parametrize("role", ["read", "scan", "admin"])
+def test_any_key_of_role_read_or_above_signs_in(client, keys, role):
+    response = sign_in(client, keys[role], "/orders?state=1")
+    assert response.status_code == 302
+    assert response.headers["Location"] == "/orders?state=1"
+    cookie = response.headers["Set-Cookie"]
+    assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
+    assert keys[role] not in cookie  # the cookie names the key's id, never the key
+    assert client.get("/").status_code == 200
+
+
+def test_an_unknown_or_revoked_key_is_refused(client, keys, session):
+    auth.revoke_key(session, "scan")
+    for key in ("not-a-key", keys["scan"], ""):
+        response = sign_in(client, key)
+        assert response.status_code == 401
+        assert "unknown or revoked" in response.get_data(as_text=True)
+        assert client.get("/").status_code == 302
+
+
+@pytest.mark.parametrize("target", ["https://elsewhere.example/", "//elsewhere.example/x", "/\\elsewhere"])
+def test_after_signing_in_only_pages_of_the_service_are_followed(client, keys, target):
+    assert sign_in(client, keys["read"], target).headers["Location"] == "/"
+
+
+def test_a_login_posted_without_the_forms_token_is_refused(client, keys):
+    # As from another site: SameSite=Lax keeps the session cookie (and its token) away.
+    response = client.post("/login", data={"key": keys["read"], "token": "guessed"})
+    assert response.status_code == 403
+    assert client.get("/").status_code == 302
+
+
+def test_a_login_from_another_origin_is_refused(client, keys):
+    token = token_of(client.get("/login"))
+    response = client.post("/login", data={"key": keys["read"], "token": token},
+                           headers={"Origin": "http://evil.example"})
+    assert response.status_code == 403
+    assert client.get("/").status_code == 302
+
+
+def test_signing_in_starts_a_fresh_session(client, keys):
+    token_before = token_of(client.get("/login"))
+    sign_in(client, keys["read"])
+    assert token_of(client.get("/")) != token_before
+
+
+def test_a_revoked_key_is_signed_out_at_its_next_page(office, session):
+    assert office.get("/orders").status_code == 200
+    auth.revoke_key(session, "read")
+    response = office.get("/orders")
+    assert response.status_code == 302
+    assert response.headers["Location"].startswith("/login")
+    assert office.get("/").status_code == 302
+
+
+def test_sign_out_needs_the_form_token_and_ends_the_session(office):
+    page = office.get("/logout")
+    assert office.post("/logout", data={"token": "wrong"}).status_code == 403
+    assert office.get("/").status_code == 200
+    assert office.post("/logout", data={"token": token_of(page)}).headers["Location"] == "/login"
+    assert office.get("/").status_code == 302
+
+
+def test_the_session_secret_is_made_once_and_survives_a_restart(office, database_config):
+    assert office.get("/").status_code == 200
+    with office.application.app_context():
+        secret = db.session.get(ServiceSetting, "page_session_secret").value
+    assert len(secret) >= 40
+
+    restarted = create_app({"TESTING": True, **database_config})
+    try:
+        client = restarted.test_client()
+        cookie = office.get_cookie("session")
+        client.set_cookie("session", cookie.value)
+        assert client.get("/").status_code == 200
+        with restarted.app_context():
+            assert restarted.secret_key == secret
+            assert db.session.query(ServiceSetting).count() == 1
+    finally:
+        with restarted.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+def test_a_cookie_signed_with_another_secret_is_not_a_session(client, office):
+    cookie = office.get_cookie("session").value
+    forged = cookie[:-4] + ("AAAA" if not cookie.endswith("AAAA") else "BBBB")
+    fresh = office.application.test_client()
+    fresh.set_cookie("session", forged)
+    assert fresh.get("/").status_code == 302
+
+
+def test_api_calls_carry_no_session_cookie(api, office):
+    assert "Set-Cookie" not in api.get("/v1/products/").headers
+    assert "Set-Cookie" not in office.get("/health").headers
+
+
+def test_pages_load_nothing_from_elsewhere(office):
+    page = office.get("/movements")
+    assert "default-src 'self'" in page.headers["Content-Security-Policy"]
+    html = page.get_data(as_text=True)
+    assert "<script" not in html
+    assert not re.search(r'(src|href)="(https?:)?//', html)
+    style = office.get("/assets/style.css")
+    style.close()
+    assert style.status_code == 200 and style.mimetype == "text/css"
+
+
+# --- stock ----------------------------------------------------------------------------------
+
+def stock_rows(response) -> list[list[str]]:
+    html = response.get_data(as_text=True)
+    body = html[html.index("<tbody>"):html.index("</tbody>")]
+    return [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)
+            if 'class="empty"' not in row]
+
+
+def test_stock_shows_each_product_at_its_own_level(depot, office):
+    assert stock_rows(office.get("/")) == [
+        ["1", "CHEESE", "Edam cheese", "L1", "2.5", "kg"], ["1", "CHEESE", "Edam cheese", "L2", "3", "kg"],
+        ["1", "MILK-1L", "Milk 1 l", "", "45", "pc"], ["1", "SOAP", "Liquid soap", "", "6", "pc"],
+        ["2", "SOAP", "Liquid soap", "", "7", "pc"]]
+
+
+def test_stock_level_switch_and_warehouse(depot, office):
+    assert stock_rows(office.get("/?level=0&warehouse=1"))[0] == ["1", "CHEESE", "Edam cheese", "", "5.5", "kg"]
+    assert [row[:2] for row in stock_rows(office.get("/?warehouse=2"))] == [["2", "SOAP"]]
+
+
+@pytest.mark.parametrize("search, codes", [("milk", ["MILK-1L"]), ("CHEE", ["CHEESE", "CHEESE"]),
+                                           ("soap", ["SOAP", "SOAP"]), ("%", []), ("_", [])])
+def test_stock_search_by_code_or_name(depot, office, search, codes):
+    assert [row[1] for row in stock_rows(office.get("/", query_string={"q": search}))] == codes
+
+
+def test_stock_is_paged(depot, office, monkeypatch):
+    from pages import views
+
+    monkeypatch.setitem(views.PER_PAGE, "stock", 2)
+    first, second, third = (office.get(f"/?page={n}") for n in (1, 2, 3))
+    assert [row[1] for row in stock_rows(first)] == ["CHEESE", "CHEESE"]
+    assert [row[1] for row in stock_rows(second)] == ["MILK-1L", "SOAP"]
+    assert [row[1] for row in stock_rows(third)] == ["SOAP"]
+    assert 'rel="next"' in first.get_data(as_text=True) and 'rel="next"' not in third.get_data(as_text=True)
+
+
+def test_stock_csv_gives_every_row_the_filters_select(depot, office, monkeypatch, api):
+    from pages import views
+
+    monkeypatch.setitem(views.PER_PAGE, "stock", 1)
+    rows = csv_rows(office.get("/?format=csv&page=2"))
+    listed = api.post("/v1/inventory/filter", {}).json["list"]
+    assert [(r["id_warehouse"], r["product_code"], r["lot"], r["amount"], r["unit"]) for r in rows] == \
+        [(str(r["id_warehouse"]), r["product_code"], r["lot"], str(r["amount"]), r["unit"]) for r in listed]
+    assert [r["product_code"] for r in csv_rows(office.get("/?format=csv&q=soap&warehouse=2"))] == ["SOAP"]
+
+
+def test_a_key_limited_to_a_warehouse_sees_only_it(depot, client, keys, api):
+    created(api.post("/v1/documents/", order("W2-ORDER", id_warehouse=2, items=[order_item(1, "SOAP", 1)])))
+    created(api.post("/v1/documents/", order("W1-ORDER", items=[order_item(1, "SOAP", 1)])))
+    sign_in(client, keys["read_w1"])
+    assert {row[0] for row in stock_rows(client.get("/"))} == {"1"}
+    assert stock_rows(client.get("/?warehouse=2")) == []
+    assert {r["id_warehouse"] for r in csv_rows(client.get("/?format=csv"))} == {"1"}
+    assert {r["id_warehouse"] for r in csv_rows(client.get(f"/documents?format=csv&date_from={day(30)}"))} == {"1"}
+    assert {r["document_number"] for r in csv_rows(client.get("/orders?format=csv"))} == {"W1-ORDER"}
+    html = client.get("/orders").get_data(as_text=True)
+    assert "W1-ORDER" in html and "W2-ORDER" not in html
+
+
+# --- documents ------------------------------------------------------------------------------
+
+def test_documents_show_the_last_seven_days_by_default(depot, office):
+    html = office.get("/documents").get_data(as_text=True)
+    assert html.count('class="document"') == 3  # the delivery of 20 days ago is out of range
+    assert f'value="{day(6)}"' in html and f'value="{day(0)}"' in html
+    html = office.get(f"/documents?date_from={day(30)}&date_to={day(10)}").get_data(as_text=True)
+    assert html.count('class="document"') == 1 and "Edam cheese" in html
+
+
+def test_documents_filter_by_direction_and_give_their_lines_as_csv(depot, office):
+    rows = csv_rows(office.get(f"/documents?format=csv&direction=O&date_from={day(30)}"))
+    assert [(r["direction"], r["product_code"], r["amount"], r["unit"], r["date"]) for r in rows] == \
+        [("O", "MILK-1L", "5", "pc", day(1))]
+    rows = csv_rows(office.get(f"/documents?format=csv&date_from={day(30)}"))
+    assert len(rows) == 7 and {r["ufid"][:1] for r in rows} == {"I", "O"}
+
+
+def test_documents_are_paged(depot, office, monkeypatch):
+    from pages import views
+
+    monkeypatch.setitem(views.PER_PAGE, "documents", 2)
+    first = office.get(f"/documents?date_from={day(30)}").get_data(as_text=True)
+    second = office.get(f"/documents?date_from={day(30)}&page=2").get_data(as_text=True)
+    assert first.count('class="document"') == 2 and second.count('class="document"') == 2
+    assert set(re.findall(r'data-ufid="([^"]+)"', first)).isdisjoint(re.findall(r'data-ufid="([^"]+)"', second))
+
+
+@pytest.mark.parametrize("query, field", [("date_from=yesterday", "date_from"), ("direction=X", "direction"),
+                                          (f"date_from={day(1)}&date_to={day(3)}", "date_from"),
+                                          ("page=0", "page"), ("warehouse=a", "warehouse"),
+                                          ("format=pdf", "format"), ("other=1", "other")])
+def test_a_bad_filter_is_named_and_shows_nothing_else(office, query, field):
+    response = office.get(f"/documents?{query}")
+    assert response.status_code == 422
+    html = response.get_data(as_text=True)
+    assert f"<code>{field}</code>" in html and 'class="document"' not in html
+
+
+# --- orders, stocktakings, movements --------------------------------------------------------
+
+def test_orders_by_state_with_ordered_and_delivered(depot, office, api):
+    created(api.post("/v1/documents/", order("SO-1", directions=("O",), items=[order_item(1, "MILK-1L", 8)])))
+    created(api.post("/v1/documents/", order("SO-2", directions=("O",), items=[order_item(1, "SOAP", 2)])))
+    depot.book("O", [("MILK-1L", 3, "pc", "")], document_number="SO-1")
+    html = office.get("/orders?state=3").get_data(as_text=True)
+    assert "SO-1" in html and "SO-2" not in html
+    rows = csv_rows(office.get("/orders?format=csv"))
+    assert [(r["document_number"], r["state"], r["amount_ordered"], r["amount_delivered"]) for r in rows] == \
+        [("SO-1", "3", "8", "3"), ("SO-2", "1", "2", "0")]
+
+
+def test_stocktakings_show_counts_against_the_books(depot, office):
+    depot.book("I", [("MILK-1L", 43, "pc", ""), ("SOAP", 6, "pc", "")], days_ago=0, type_="V")
+    html = office.get("/stocktakings").get_data(as_text=True)
+    assert html.count('class="differs"') == 1
+    rows = csv_rows(office.get("/stocktakings?format=csv"))
+    assert [(r["product_code"], r["amount_real"], r["amount_snap"], r["amount_diff"]) for r in rows] == \
+        [("MILK-1L", "43", "45", "-2"), ("SOAP", "6", "6", "0")]
+
+
+def test_stocktakings_are_paged(depot, office, monkeypatch):
+    from pages import views
+
+    depot.book("I", [("SOAP", 6, "pc", "")], days_ago=3, type_="V")
+    depot.book("I", [("SOAP", 7, "pc", "")], days_ago=0, type_="V", warehouse=2)
+    monkeypatch.setitem(views.PER_PAGE, "stocktakings", 1)
+    first = office.get("/stocktakings").get_data(as_text=True)
+    second = office.get("/stocktakings?page=2").get_data(as_text=True)
+    assert f"Warehouse 1, {day(3)}" in first and "Warehouse 2" not in first
+    assert f"Warehouse 2, {day(0)}" in second and 'rel="next"' not in second
+
+
+def chart_bars(html) -> dict:
+    return {(month, direction): int(count) for month, direction, count in re.findall(
+        r'data-month="([^"]+)" data-direction="(.)" data-count="(\d+)"', html)}
+
+
+def test_movements_chart_draws_the_monthly_overview(depot, office, api):
+    html = office.get("/movements").get_data(as_text=True)
+    bars = chart_bars(html)
+    assert len(bars) == 24  # twelve months, two directions
+    overview = api.get(f"/v1/overview/monthly_movement?date_from={min(bars)[0]}-01").json["list"]
+    assert {(f"{r['year']}-{r['month']:02d}", r["direction"]): r["count"] for r in overview} == \
+        {key: count for key, count in bars.items() if count}
+    heights = {key: float(h) for key, h in zip(bars, re.findall(r'<rect class="bar [IO]"[^>]* height="([\d.]+)"', html))}
+    tallest = max(bars, key=bars.get)
+    assert heights[tallest] == max(heights.values()) > 0
+    rows = csv_rows(office.get("/movements?format=csv"))
+    assert sum(int(r["count"]) for r in rows) == sum(bars.values()) == 4
+
+
+def test_movements_from_a_date_and_at_most_ten_years(depot, office):
+    assert len(chart_bars(office.get(f"/movements?date_from={day(40)}").get_data(as_text=True))) in (4, 6)
+    assert office.get("/movements?date_from=2001-01-01").status_code == 422
