@@ -1,7 +1,12 @@
 """marshmallow schemas: one per request and response shape of interface.md.
 
 Request schemas load into the names of the models (amounts into *_milli
-integers); response schemas dump from rows or dicts with those names.
+integers); response schemas dump from rows or dicts with those names. Shapes
+only: the rules that need the database or the day live in stock.py.
+
+The API document (routes/api_description.py) is generated from these schemas.
+A field class whose JSON form marshmallow cannot tell (numbers sent as strings,
+dates as text) says it in `json_schema`; a field may add to it in its metadata.
 """
 import json
 import re
@@ -11,14 +16,25 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from marshmallow.utils import get_value
 
 from quantities import NotAQuantity, from_milli, to_milli
-from stock import expiration_limit_date
 
 DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 TIMESTAMP_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})([+-])(\d{2})(\d{2})", re.ASCII)
 
 
+DATE_PATTERN = "^[0-9]{4}-[0-9]{2}-[0-9]{2}$"
+OPTIONAL_DATE_PATTERN = "^([0-9]{4}-[0-9]{2}-[0-9]{2})?$"
+TIMESTAMP_PATTERN = "^([0-9]{4}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}[.][0-9]{3}[+-][0-9]{4})?$"
+# A request's date, as the document describes it (a dumped date may also be "").
+REQUIRED_DATE = {"pattern": DATE_PATTERN, "format": "date", "example": "2026-11-21"}
+
+
 class Quantity(fields.Field):
     """An exact decimal of at most three places, loaded as integer thousandths."""
+
+    # The document gives Range validators in units, not thousandths (api_description).
+    json_schema = {"type": ["number", "string"],
+                   "description": "An exact decimal of at most 3 places: a JSON number, or a numeric "
+                                  "string in requests. Answers give JSON numbers."}
 
     def _deserialize(self, value, attr, data, **kwargs):
         try:
@@ -33,6 +49,9 @@ class Quantity(fields.Field):
 class Day(fields.Field):
     """A date written YYYY-MM-DD; loaded as a date, dumped as text ("" for none)."""
 
+    json_schema = {"type": "string", "pattern": OPTIONAL_DATE_PATTERN,
+                   "description": "YYYY-MM-DD; empty where there is none."}
+
     def _deserialize(self, value, attr, data, **kwargs):
         return parse_day(value)
 
@@ -44,6 +63,9 @@ class Day(fields.Field):
 
 class ClientTimestamp(fields.String):
     """YYYY-MM-DDThh:mm:ss.SSS+hhmm, validated and kept exactly as sent."""
+
+    json_schema = {"type": "string", "pattern": TIMESTAMP_PATTERN,
+                   "description": "YYYY-MM-DDThh:mm:ss.SSS+hhmm as the client's clock showed it, or empty."}
 
     def _deserialize(self, value, attr, data, **kwargs):
         return check_timestamp(super()._deserialize(value, attr, data, **kwargs))
@@ -197,7 +219,9 @@ class CustomerSchema(Schema):
     tax_id = fields.String()
     vat_number = fields.String()
     address = fields.Function(lambda c: {"city": c.city, "country": c.country,
-                                         "street": c.street, "zip": c.zip})
+                                         "street": c.street, "zip": c.zip},
+                              metadata={"type": "object", "additionalProperties": False, "properties": {
+                                  name: {"type": "string"} for name in ("city", "country", "street", "zip")}})
 
 
 customers_schema = CustomerSchema(many=True)
@@ -224,14 +248,18 @@ customer_row_schema = CustomerRowSchema()
 # --- shared pieces of orders, batches and filters ------------------------------------------
 
 class IntOrDigits(fields.Field):
-    """A whole number sent as a JSON number or as a numeric string ("12")."""
+    """A whole number sent as a JSON number or as a numeric string ("12"), nothing around it."""
 
     def __init__(self, minimum: int = 0, **kwargs):
         super().__init__(**kwargs)
         self.minimum = minimum
+        self.json_schema = {"type": ["integer", "string"], "pattern": "^-?[0-9]+$",
+                            "minimum": minimum, "maximum": BIGINT_MAX,
+                            "description": "A whole number, as a JSON number or a string of digits."}
 
     def _deserialize(self, value, attr, data, **kwargs):
-        if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,18}", value.strip()):
+        # Up to 30 digits are read, so that 2**63 answers "at most", not "not a number".
+        if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,30}", value, re.ASCII):
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValidationError("Not a whole number.")
@@ -246,13 +274,64 @@ class IntOrDigits(fields.Field):
 
 
 class OptionalDay(fields.Field):
-    """A filter date: YYYY-MM-DD, or empty / null for no bound."""
+    """A filter date: YYYY-MM-DD, or empty for no bound (null is no date: 422, as elsewhere)."""
 
-    def __init__(self, **kwargs):
-        super().__init__(allow_none=True, **kwargs)
+    json_schema = {"type": "string", "pattern": OPTIONAL_DATE_PATTERN,
+                   "description": "YYYY-MM-DD, inclusive; empty for no bound."}
 
     def _deserialize(self, value, attr, data, **kwargs):
-        return None if value in ("", None) else parse_day(value)
+        return None if value == "" else parse_day(value)
+
+
+# --- query parameters: text as sent, every one checked as bodies are (DESIGN 4) -------------
+
+class QueryNumber(fields.Field):
+    """A whole number in the query: ASCII digits only, nothing around them.
+
+    Empty means "any", as an empty filter field does in a body; with
+    `required` it must be given and not empty.
+    """
+
+    def __init__(self, choices: tuple = (), minimum: int = 0, **kwargs):
+        super().__init__(**kwargs)
+        self.choices, self.minimum = choices, minimum
+        if choices:
+            allowed = ([] if self.required else [""]) + [str(choice) for choice in choices]
+            self.json_schema = {"type": "string", "enum": allowed}
+        else:
+            self.json_schema = {"type": "string", "pattern": "^[0-9]+$" if self.required else "^([0-9]+)?$"}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value == "" and not self.required:
+            return None
+        if not re.fullmatch(r"[0-9]{1,30}", value, re.ASCII):
+            raise ValidationError("Not a whole number.")
+        number = int(value)
+        if self.choices and (number not in self.choices or str(number) != value):
+            raise ValidationError(f"Must be one of: {', '.join(map(str, self.choices))}.")
+        if not self.minimum <= number <= BIGINT_MAX:
+            raise ValidationError(f"Must be between {self.minimum} and {BIGINT_MAX}.")
+        return number
+
+
+class QueryFlag(fields.Field):
+    """The `headers` flag: 1/true or 0/false/empty, exactly so."""
+
+    VALUES = {"1": True, "true": True, "0": False, "false": False, "": False}
+    json_schema = {"type": "string", "enum": list(VALUES),
+                   "description": "1 or true: the records without their item arrays."}
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        if value not in self.VALUES:
+            raise ValidationError("Must be 1, true, 0, false or empty.")
+        return self.VALUES[value]
+
+
+class HeadersQuerySchema(Schema):
+    headers = QueryFlag()
+
+
+headers_query_schema = HeadersQuerySchema()
 
 
 Direction = lambda **kw: fields.String(validate=validate.OneOf(["I", "O"]), **kw)  # noqa: E731
@@ -269,7 +348,7 @@ class OrderBatchSettingsSchema(Schema):
     allowed_directions = fields.List(Direction(), required=True, validate=validate.Length(min=1))
 
 
-class MetaSchema(Schema):
+class OrderLineMetaSchema(Schema):
     note = fields.String(load_default="")
 
 
@@ -281,7 +360,7 @@ class OrderItemCreateSchema(Schema):
                               validate=validate.Range(min=1, error="Must be greater than 0."))
     direction = Direction()
     wplace = fields.List(fields.String(), load_default=list)
-    meta = fields.Nested(MetaSchema, load_default=lambda: {"note": ""})
+    meta = fields.Nested(OrderLineMetaSchema, load_default=lambda: {"note": ""})
 
 
 class OrderCreateSchema(Schema):
@@ -310,8 +389,10 @@ class OrderItemOutSchema(Schema):
     amount_ordered = Quantity(attribute="amount_ordered_milli")
     amount_delivered = Quantity(attribute="amount_delivered_milli")
     direction = fields.String()
-    wplace = fields.Function(lambda item: json.loads(item.wplace))
-    meta = fields.Function(lambda item: {"note": item.note})
+    wplace = fields.Function(lambda item: json.loads(item.wplace),
+                             metadata={"type": "array", "items": {"type": "string"}})
+    meta = fields.Function(lambda item: {"note": item.note}, metadata={
+        "type": "object", "properties": {"note": {"type": "string"}}, "additionalProperties": False})
 
 
 class OrderItemViewSchema(OrderItemOutSchema):
@@ -328,32 +409,46 @@ class OrderItemAcquireSchema(OrderItemOutSchema):
         exclude = ("user_visible_document_item_id",)
 
 
-def order_schema(item_schema):
-    class OrderOutSchema(Schema):
-        document_number = fields.String()
-        description = fields.String()
-        id_warehouse = fields.Integer()
-        id_customer = fields.Integer()
-        state = fields.Integer()
-        expiration_limit = fields.Integer()
-        expiration_limit_date = fields.Function(
-            lambda order: expiration_limit_date(order).isoformat())
-        batch_settings = fields.Function(lambda order: {
-            "allowed_types": order.allowed_types.split(","),
-            "allowed_directions": order.allowed_directions.split(","),
-        })
-        items = fields.List(fields.Nested(item_schema))
+class OrderOutSchema(Schema):
+    """An order as listed (GET /v1/documents/)."""
 
-    return OrderOutSchema
+    document_number = fields.String()
+    description = fields.String()
+    id_warehouse = fields.Integer()
+    id_customer = fields.Integer()
+    state = fields.Integer()
+    expiration_limit = fields.Integer()
+    # Set where the order is read (stock.py): the day of the request + expiration_limit.
+    expiration_limit_date = Day()
+    batch_settings = fields.Function(lambda order: {
+        "allowed_types": order.allowed_types.split(","),
+        "allowed_directions": order.allowed_directions.split(","),
+    }, metadata={"type": "object", "properties": {
+        "allowed_types": {"type": "array", "items": {"type": "string", "enum": ["R", "V"]}},
+        "allowed_directions": {"type": "array", "items": {"type": "string", "enum": ["I", "O"]}}},
+        "required": ["allowed_types", "allowed_directions"], "additionalProperties": False})
+    items = fields.List(fields.Nested(OrderItemOutSchema))
 
 
-orders_list_schema = order_schema(OrderItemOutSchema)(many=True)
-order_view_schema = order_schema(OrderItemViewSchema)()
-order_acquire_schema = order_schema(OrderItemAcquireSchema)()
+class OrderViewSchema(OrderOutSchema):
+    """An order as viewed by number."""
+
+    items = fields.List(fields.Nested(OrderItemViewSchema))
+
+
+class OrderAcquireSchema(OrderOutSchema):
+    """An order as acquired by a scanner."""
+
+    items = fields.List(fields.Nested(OrderItemAcquireSchema))
+
+
+orders_list_schema = OrderOutSchema(many=True)
+order_view_schema = OrderViewSchema()
+order_acquire_schema = OrderAcquireSchema()
 
 
 class OrderListQuerySchema(Schema):
-    state = fields.Integer(validate=validate.OneOf([0, 1, 2, 3]))
+    state = QueryNumber(choices=(0, 1, 2, 3))
 
 
 order_list_query_schema = OrderListQuerySchema()
@@ -424,31 +519,62 @@ def _day_text(value):
     return value
 
 
-# Item field -> (parser, required, key it is loaded into).
+class Parsed(fields.Field):
+    """A batch item field: a plain parser function does the work, the field names and describes it.
+
+    BatchItems calls the parsers directly (one function call per value); the
+    schema they sit in describes the item for the API document.
+    """
+
+    def __init__(self, parser, json_schema: dict, **kwargs):
+        super().__init__(**kwargs)
+        self.parser, self.json_schema = parser, json_schema
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        return self.parser(value)
+
+
+_TEXT = {"type": "string", "maxLength": 1000}
+_CODE = {"type": "string", "maxLength": 200}
+_QUANTITY = Quantity.json_schema
+
+
+class BatchItemCreateSchema(Schema):
+    """One scanned item of POST /v1/batches/: the single source of the fast item table below."""
+
+    product_code = Parsed(_required_code, {**_CODE, "minLength": 1}, required=True)
+    amount = Parsed(_quantity, _QUANTITY, required=True, attribute="amount_milli")
+    unit = Parsed(_required_code, {**_CODE, "minLength": 1}, required=True)
+    amount_base_unit = Parsed(_quantity, _QUANTITY, attribute="amount_base_milli")
+    barcode = Parsed(_text, _TEXT)
+    date_exp = Parsed(_day_text, {"type": "string", "pattern": OPTIONAL_DATE_PATTERN})
+    lot = Parsed(_code, _CODE)
+    name = Parsed(_text, _TEXT)
+    palette = Parsed(_whole, {"type": "integer", "minimum": -BIGINT_MAX - 1, "maximum": BIGINT_MAX})
+    status = Parsed(_whole, {"type": "integer", "minimum": -BIGINT_MAX - 1, "maximum": BIGINT_MAX})
+    timestamp_client = Parsed(check_timestamp, ClientTimestamp.json_schema)
+    wplace = Parsed(_text, _TEXT)
+
+
+# Item field -> (parser, required, key it is loaded into), from the schema's fields.
 BATCH_ITEM_FIELDS = {
-    "product_code": (_required_code, True, "product_code"),
-    "amount": (_quantity, True, "amount_milli"),
-    "unit": (_required_code, True, "unit"),
-    "amount_base_unit": (_quantity, False, "amount_base_milli"),
-    "barcode": (_text, False, "barcode"),
-    "date_exp": (_day_text, False, "date_exp"),
-    "lot": (_code, False, "lot"),
-    "name": (_text, False, "name"),
-    "palette": (_whole, False, "palette"),
-    "status": (_whole, False, "status"),
-    "timestamp_client": (check_timestamp, False, "timestamp_client"),
-    "wplace": (_text, False, "wplace"),
+    name: (field.parser, field.required, field.attribute or name)
+    for name, field in BatchItemCreateSchema._declared_fields.items()
 }
 _REQUIRED_ITEM_FIELDS = [name for name, (_, required, _) in BATCH_ITEM_FIELDS.items() if required]
 
 
-class BatchItems(fields.Field):
+class BatchItems(fields.List):
     """The batch_items array, checked field by field without a schema per item.
 
     A scanner sends hundreds of items at once; a nested schema would cost more
     than the whole booking. Errors are keyed like marshmallow's: {index: {field: [...]}}.
     Fields left out stay left out (the retry digest must see what was sent).
+    A List of BatchItemCreateSchema only to describe itself; it never loads through it.
     """
+
+    def __init__(self, **kwargs):
+        super().__init__(fields.Nested(BatchItemCreateSchema), validate=validate.Length(min=1), **kwargs)
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, list):
@@ -486,8 +612,9 @@ class BatchSettingsCreateSchema(Schema):
     id_warehouse = IntOrDigits(minimum=0, required=True)
     direction = Direction(required=True)
     type = fields.String(required=True, validate=validate.OneOf(["R", "V"]))
-    date = Day()
-    created_date = fields.Raw(load_only=True)  # the server's day counts; a sent one is ignored
+    date = Day(metadata=REQUIRED_DATE)
+    created_date = fields.Raw(load_only=True, metadata={
+        "description": "Ignored: the server's day is the created date."})  # the server's day counts; a sent one is ignored
     app_version = Text()
     name = Text()
     truck = Int(validate=in_bigint())
@@ -573,7 +700,8 @@ class DocItemOutSchema(Schema):
     doc_number = fields.Integer()
     item_number = fields.Integer()
     # The same number under a second name (marshmallow lets one attribute feed only one field).
-    user_visible_item_number = fields.Function(lambda item: get_value(item, "item_number"))
+    user_visible_item_number = fields.Function(lambda item: get_value(item, "item_number"),
+                                               metadata={"type": "integer"})
     product_code = fields.String()
     name = fields.String()
     lot = fields.String()
@@ -588,23 +716,28 @@ class DocItemFilterOutSchema(DocItemOutSchema):
     lot_level = fields.Integer()
 
 
-def doc_schema(item_schema):
-    class DocOutSchema(Schema):
-        doc_number = fields.Integer()
-        id_warehouse = fields.Integer()
-        direction = fields.String()
-        date = Day()
-        doc_created_date = Day()
-        id_customer = fields.Integer()
-        batch_number = fields.Integer()
-        ufid = fields.String()
-        wh_doc_items = fields.List(fields.Nested(item_schema))
+class DocOutSchema(Schema):
+    """A warehouse document as viewed by number."""
 
-    return DocOutSchema
+    doc_number = fields.Integer()
+    id_warehouse = fields.Integer()
+    direction = fields.String()
+    date = Day()
+    doc_created_date = Day()
+    id_customer = fields.Integer()
+    batch_number = fields.Integer()
+    ufid = fields.String()
+    wh_doc_items = fields.List(fields.Nested(DocItemOutSchema))
 
 
-doc_view_schema = doc_schema(DocItemOutSchema)()
-docs_filter_out_schema = doc_schema(DocItemFilterOutSchema)(many=True)
+class DocFilterOutSchema(DocOutSchema):
+    """A warehouse document as filtered: its items also say direction and lot level."""
+
+    wh_doc_items = fields.List(fields.Nested(DocItemFilterOutSchema))
+
+
+doc_view_schema = DocOutSchema()
+docs_filter_out_schema = DocFilterOutSchema(many=True)
 
 
 doc_filter_schema = DocFilterSchema()
@@ -641,8 +774,8 @@ stocktakings_schema = StocktakingOutSchema(many=True)
 class StocktakingDeleteQuerySchema(Schema):
     """Query of DELETE /v1/stocktakings/: both parameters are required."""
 
-    date = Day(required=True)
-    id_warehouse = IntOrDigits(minimum=0, required=True)
+    date = Day(required=True, metadata=REQUIRED_DATE)
+    id_warehouse = QueryNumber(required=True)
 
 
 stocktaking_delete_query_schema = StocktakingDeleteQuerySchema()
@@ -677,7 +810,8 @@ movement_filter_schema = DocFilterSchema()
 class MovementRowSchema(Schema):
     doc_number = fields.Integer()
     item_number = fields.Integer()
-    user_visible_item_number = fields.Function(lambda row: get_value(row, "item_number"))
+    user_visible_item_number = fields.Function(lambda row: get_value(row, "item_number"),
+                                               metadata={"type": "integer"})
     ufid = fields.String()
     id_customer = fields.Integer()
     customer_name = fields.String()
@@ -694,15 +828,8 @@ class MovementRowSchema(Schema):
 movement_rows_schema = MovementRowSchema(many=True)
 
 
-class OptionalWarehouse(IntOrDigits):
-    """A warehouse id in a query string; empty means none given."""
-
-    def _deserialize(self, value, attr, data, **kwargs):
-        return None if value == "" else super()._deserialize(value, attr, data, **kwargs)
-
-
 class DocsAndStocktakingQuerySchema(Schema):
-    id_warehouse = OptionalWarehouse(minimum=0, allow_none=True)
+    id_warehouse = QueryNumber()
 
 
 docs_and_stocktaking_query_schema = DocsAndStocktakingQuerySchema()
@@ -735,3 +862,37 @@ class MonthlyMovementRowSchema(Schema):
 
 
 monthly_movement_rows_schema = MonthlyMovementRowSchema(many=True)
+
+
+# --- what every answer is wrapped in, and the error body (DESIGN 3) -------------------------
+
+def listing(item_schema: type, name: str) -> type:
+    """The answer {"list": [...]} of a list or filter operation."""
+    return Schema.from_dict({"list": fields.List(fields.Nested(item_schema), required=True)}, name=name)
+
+
+def single(item_schema: type, name: str) -> type:
+    """The answer {"item": {...}} of a view operation."""
+    return Schema.from_dict({"item": fields.Nested(item_schema, required=True)}, name=name)
+
+
+class NothingSchema(Schema):
+    """The answer {} of a write that succeeded."""
+
+
+ERROR_CODES = ["bad_request", "unauthorized", "forbidden", "not_found", "method_not_allowed",
+               "conflict", "payload_too_large", "validation_error", "internal_error", "unavailable",
+               "storage_full"]
+
+
+class ErrorSchema(Schema):
+    status = fields.Integer(required=True)
+    code = fields.String(required=True, validate=validate.OneOf(ERROR_CODES))
+    message = fields.String(required=True)
+    # Keyed like the request: {"data": {"batch_items": {"2": {"unit": ["..."]}}}}.
+    fields_at_fault = fields.Dict(data_key="fields", keys=fields.String(), metadata={
+        "description": "Only where fields are at fault: the request's keys down to a list of messages."})
+
+
+class ErrorBodySchema(Schema):
+    error = fields.Nested(ErrorSchema, required=True)

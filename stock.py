@@ -54,10 +54,7 @@ def create_order(session, caller: Caller, fields: dict) -> None:
     with writing(session, [fields["id_warehouse"]]):
         if session.get(OrderDocument, fields["document_number"]) is not None:
             raise Conflict(f"Order document {fields['document_number']!r} exists already.")
-        codes = {item["product_code"] for item in fields["items"]}
-        known = set(session.scalars(select(Product.product_code).where(Product.product_code.in_(codes))))
-        errors = {index: {"product_code": [f"No product {item['product_code']!r}."]}
-                  for index, item in enumerate(fields["items"]) if item["product_code"] not in known}
+        errors = _check_order_products(session, fields["items"])
         if errors:
             raise Invalid("The order document has invalid items.", {"data": {"items": errors}})
         if fields["id_customer"] and session.get(Customer, fields["id_customer"]) is None:
@@ -110,11 +107,39 @@ def _check_order_lines(fields: dict) -> dict[int, dict]:
     return errors
 
 
+def _check_order_products(session, items: list[dict]) -> dict[int, dict]:
+    """Errors of the lines by index: the product exists, and a lot only where the product has lots.
+
+    Batch items of a product not kept by lot carry no lot, so a line naming one
+    could never be filled. A line without a lot for a product kept by lot is
+    meant: it takes items of any lot (DESIGN 6), after the lines naming theirs.
+    """
+    codes = {item["product_code"] for item in items}
+    lot_levels = {code: level for code, level in session.execute(
+        select(Product.product_code, Product.lot_level).where(Product.product_code.in_(codes)))}
+    errors = {}
+    for index, item in enumerate(items):
+        level = lot_levels.get(item["product_code"])
+        if level is None:
+            errors[index] = {"product_code": [f"No product {item['product_code']!r}."]}
+        elif level == 0 and item["lot"]:
+            errors[index] = {"lot": ["The product is not kept by lot: the lot must be empty."]}
+    return errors
+
+
 def get_order(session, caller: Caller, document_number: str) -> OrderDocument:
-    """The order document, or NotFound (also when it lies in a warehouse the key may not see)."""
+    """The order document, or NotFound (also when it lies in a warehouse the key may not see).
+
+    It carries its expiration_limit_date as of today, as every order read does.
+    """
     order = session.get(OrderDocument, document_number)
     if order is None or not caller.sees(order.id_warehouse):
         raise NotFound(f"No order document {document_number!r}.")
+    return _dated(order)
+
+
+def _dated(order: OrderDocument) -> OrderDocument:
+    order.expiration_limit_date = expiration_limit_date(order)
     return order
 
 
@@ -153,7 +178,7 @@ def list_orders(session, caller: Caller, state: int | None, offset: int = 0,
         query = query.where(OrderDocument.state == state)
     if caller.warehouses is not None:
         query = query.where(OrderDocument.id_warehouse.in_(caller.warehouses))
-    return list(session.scalars(query))
+    return [_dated(order) for order in session.scalars(query)]
 
 
 # --- batches --------------------------------------------------------------------------------

@@ -1,9 +1,10 @@
-"""Blueprints, and what every route shares: the caller, the body, the `headers` flag."""
+"""Blueprints, and what every route shares: the caller, the body, the query parameters."""
+from dataclasses import dataclass
 from datetime import timedelta
 from functools import wraps
 
 from flask import current_app, g, request
-from marshmallow import ValidationError
+from marshmallow import Schema, ValidationError
 from werkzeug.routing import BaseConverter, IntegerConverter
 
 from auth import authenticate, hash_key
@@ -14,8 +15,8 @@ from stock import Policy
 
 
 def register(app) -> None:
-    from routes import (batches, customers, docs, documents, health, inventory, overview,
-                        products, stocktakings)
+    from routes import (api_description, batches, customers, docs, documents, health, inventory,
+                        overview, products, stocktakings)
 
     app.url_map.converters["code"] = CodeConverter
     app.url_map.converters["number"] = NumberConverter
@@ -24,6 +25,7 @@ def register(app) -> None:
     for module in (health, products, customers, documents, batches, docs, stocktakings,
                    inventory, overview):
         app.register_blueprint(module.bp)
+    api_description.register(app)
 
 
 class NumberConverter(IntegerConverter):
@@ -44,10 +46,14 @@ class CodeConverter(BaseConverter):
     part_isolating = False
 
 
+# Under /v1 but read without a key: integrators fetch the description before they have one.
+PUBLIC_PATHS = frozenset({"/v1/openapi.json"})
+
+
 def check_request():
     """Before every request: the caller's key on /v1, then no NUL where none can be."""
     path = request.path
-    if path.startswith("/v1/") or path == "/v1":
+    if (path.startswith("/v1/") or path == "/v1") and path not in PUBLIC_PATHS:
         key = request.headers.get("TS-Apikey")
         g.caller = cached(("key", hash_key(key or "")), lambda: authenticate(reader(), key))
         request.environ[KEY_NAME] = g.caller.name
@@ -81,6 +87,57 @@ def requires(role: str):
         return guarded
 
     return decorate
+
+
+@dataclass(frozen=True)
+class Operation:
+    """What a /v1 view declares: who may call it and what it takes and answers.
+
+    The role and the query are enforced here; the rest describes the view for
+    the API document (routes/api_description.py), which lists every status here.
+    """
+
+    role: str
+    query: Schema
+    body: Schema | None = None
+    answer: Schema | None = None
+    status: int = 200
+    errors: tuple = ()
+
+
+def operation(role: str, query: Schema | None = None, body: Schema | None = None,
+              answer: Schema | None = None, status: int = 200, errors: tuple = ()):
+    """Declare a /v1 view: its role, query, body and answer schemas and its own error statuses.
+
+    Every view checks its query the same way: parameters it does not name are
+    refused (422), as unknown body fields are; the loaded query is `query_args()`.
+    """
+    declared = Operation(role, query or NO_QUERY, body, answer, status, tuple(errors))
+
+    def decorate(view):
+        @wraps(view)
+        def guarded(*args, **kwargs):
+            if not g.caller.has_role(role):
+                raise Forbidden(f"This needs a key of role {role} or above.")
+            g.query = load_query(declared.query)
+            return view(*args, **kwargs)
+
+        guarded.operation = declared
+        return guarded
+
+    return decorate
+
+
+class NoQuery(Schema):
+    """The query of an operation that takes no parameters: any parameter is unknown."""
+
+
+NO_QUERY = NoQuery()
+
+
+def query_args() -> dict:
+    """The query parameters of this request, as its operation's schema loaded them."""
+    return g.query
 
 
 def caller():
@@ -162,13 +219,3 @@ def load_query(schema) -> dict:
         return schema.load(request.args.to_dict())
     except ValidationError as error:
         raise Invalid("The query has invalid parameters.", error.messages) from None
-
-
-def headers_only() -> bool:
-    """The `headers` query flag: 1/true gives the records without their item arrays."""
-    value = request.args.get("headers", "").strip().lower()
-    if value in ("1", "true"):
-        return True
-    if value in ("", "0", "false"):
-        return False
-    raise Invalid("headers must be 1, true, 0 or false.", {"headers": ["Must be 1, true, 0 or false."]})

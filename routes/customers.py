@@ -2,14 +2,14 @@ from flask import Blueprint
 
 import catalog
 from db import db
-from routes import requires
-from schemas import customers_schema
+from routes import operation
+from schemas import CustomerSchema, customers_schema, listing
 
 bp = Blueprint("customers", __name__, url_prefix="/v1/customers")
 
 
 @bp.get("/")
-@requires("read")
+@operation("read", answer=listing(CustomerSchema, "CustomerList"))
 def list_customers():
     """All customers, by id_customer (read only: the CLI imports them)."""
     return {"list": customers_schema.dump(catalog.list_customers(db.session))}

@@ -2,23 +2,24 @@ from flask import Blueprint
 
 import stock
 from db import db
-from routes import body_data, caller, load, load_query, policy, requires
-from schemas import (order_acquire_schema, order_create_schema, order_list_query_schema,
-                     order_view_schema, orders_list_schema)
+from routes import body_data, caller, load, operation, policy, query_args
+from schemas import (NothingSchema, OrderAcquireSchema, OrderOutSchema, OrderViewSchema, listing,
+                     order_acquire_schema, order_create_schema, order_list_query_schema,
+                     order_view_schema, orders_list_schema, single)
 
 bp = Blueprint("documents", __name__, url_prefix="/v1/documents")
 
 
 @bp.get("/")
-@requires("read")
+@operation("read", query=order_list_query_schema, answer=listing(OrderOutSchema, "OrderList"))
 def list_orders():
     """Order documents by document_number, optionally only those in one state."""
-    query = load_query(order_list_query_schema)
-    return {"list": orders_list_schema.dump(stock.list_orders(db.session, caller(), query.get("state")))}
+    state = query_args().get("state")
+    return {"list": orders_list_schema.dump(stock.list_orders(db.session, caller(), state))}
 
 
 @bp.get("/acquire/<code:document_number>")
-@requires("scan")
+@operation("scan", answer=single(OrderAcquireSchema, "OrderAcquireAnswer"), errors=(404, 409))
 def acquire_order(document_number):
     """Take an order document for this key's scanner (state 2)."""
     return {"item": order_acquire_schema.dump(
@@ -26,14 +27,14 @@ def acquire_order(document_number):
 
 
 @bp.get("/<code:document_number>")
-@requires("read")
+@operation("read", answer=single(OrderViewSchema, "OrderViewAnswer"), errors=(404,))
 def view_order(document_number):
     """One order document with its items."""
     return {"item": order_view_schema.dump(stock.get_order(db.session, caller(), document_number))}
 
 
 @bp.post("/")
-@requires("admin")
+@operation("admin", body=order_create_schema, answer=NothingSchema, status=201, errors=(409,))
 def add_order():
     """Import an order document (state 1)."""
     stock.create_order(db.session, caller(), load(order_create_schema, body_data(required=True)))

@@ -2,15 +2,15 @@ from flask import Blueprint
 
 import reports
 from db import db
-from routes import body_data, caller, load, requires
-from schemas import (inventory_filter_schema, inventory_rows_schema, movement_filter_schema,
-                     movement_rows_schema)
+from routes import body_data, caller, load, operation
+from schemas import (InventoryRowSchema, MovementRowSchema, inventory_filter_schema,
+                     inventory_rows_schema, listing, movement_filter_schema, movement_rows_schema)
 
 bp = Blueprint("inventory", __name__, url_prefix="/v1/inventory")
 
 
 @bp.post("/filter")
-@requires("read")
+@operation("read", body=inventory_filter_schema, answer=listing(InventoryRowSchema, "InventoryList"))
 def filter_inventory():
     """Book stock by warehouse, product and lot, from the balances."""
     filters = load(inventory_filter_schema, body_data())
@@ -18,7 +18,7 @@ def filter_inventory():
 
 
 @bp.post("/movements/filter")
-@requires("read")
+@operation("read", body=movement_filter_schema, answer=listing(MovementRowSchema, "MovementList"))
 def filter_movements():
     """Warehouse-document items as signed movements, by warehouse, direction, date and lot level."""
     filters = load(movement_filter_schema, body_data())

@@ -2,21 +2,22 @@ from flask import Blueprint
 
 import catalog
 from db import db
-from routes import body_data, cached, load, reader, requires
-from schemas import product_out, product_schema, product_update_schema
+from routes import body_data, cached, load, operation, reader
+from schemas import (NothingSchema, ProductSchema, listing, product_out, product_schema,
+                     product_update_schema, single)
 
 bp = Blueprint("products", __name__, url_prefix="/v1/products")
 
 
 @bp.get("/")
-@requires("read")
+@operation("read", answer=listing(ProductSchema, "ProductList"))
 def list_products():
     """All products with their packaging, by product_code."""
     return {"list": [product_out(product) for product in catalog.list_products(db.session)]}
 
 
 @bp.get("/<code:product_code>")
-@requires("read")
+@operation("read", answer=single(ProductSchema, "ProductAnswer"), errors=(404,))
 def view_product(product_code):
     """One product."""
     product = cached(("product", product_code),
@@ -25,7 +26,7 @@ def view_product(product_code):
 
 
 @bp.post("/")
-@requires("admin")
+@operation("admin", body=product_schema, answer=NothingSchema, status=201, errors=(409,))
 def add_product():
     """Add a product."""
     fields = load(product_schema, body_data(required=True))
@@ -34,7 +35,7 @@ def add_product():
 
 
 @bp.post("/<code:product_code>")
-@requires("admin")
+@operation("admin", body=product_update_schema, answer=NothingSchema, errors=(404, 409))
 def update_product(product_code):
     """Change the fields given of a product."""
     data = body_data(required=True)

@@ -1,0 +1,101 @@
+"""One realistic example per operation for the API document: a dairy depot's day.
+
+tests/test_openapi.py holds every example to the document's own schemas.
+"""
+
+MILK = {"product_code": "MILK-1L", "name": "Milk 1 l", "active": 1, "base_unit": "pc",
+        "base_unit_barcode": "4006381333924", "category": 0, "lot_level": 0,
+        "packaging": [{"unit": "crate", "amount_base_units": 12, "barcode": "4006381333931"}],
+        "weight_brutto": 1.08, "weight_netto": 1.03, "weight_unit": "kg"}
+
+ORDER_SETTINGS = {"allowed_types": ["R"], "allowed_directions": ["I"]}
+ORDER = {"document_number": "PO-1001", "description": "Dairy delivery", "id_warehouse": 1,
+         "id_customer": 0, "state": 1, "expiration_limit": 5, "expiration_limit_date": "2026-11-26",
+         "batch_settings": ORDER_SETTINGS}
+ORDER_LINE = {"document_number": "PO-1001", "product_code": "MILK-1L", "lot": "",
+              "amount_ordered": 240, "amount_delivered": 0, "direction": "I", "wplace": ["A-01"],
+              "meta": {"note": "cold chain"}}
+
+BATCH_SETTINGS = {"batch_number": 5001, "app_version": "3.2", "date": "2026-11-21",
+                  "created_date": "2026-11-21", "direction": "I", "id_warehouse": 1, "name": "gate 2",
+                  "truck": 7, "type": "R", "document_number": "PO-1001"}
+BATCH_ITEM = {"id_batch_item": 1, "user_visible_batch_item_id": 1, "batch_number": 5001,
+              "doc_number": 1, "doc_item_number": 1, "amount_base_unit": 240, "barcode": "",
+              "date_exp": "2026-12-15", "lot": "", "name": "", "palette": 0, "product_code": "MILK-1L",
+              "status": 0, "timestamp_client": "2026-11-21T08:15:02.120+0100", "wplace": ""}
+BATCH = {"batch_settings": BATCH_SETTINGS, "batch_items": [BATCH_ITEM],
+         "batch_extras": [{"key": "driver", "value": "J. Novak"}]}
+
+DOC_ITEM = {"doc_number": 1, "item_number": 1, "user_visible_item_number": 1,
+            "product_code": "MILK-1L", "name": "Milk 1 l", "lot": "", "date_exp": "2026-12-15",
+            "amount_base_unit": 240, "doc_created_date": "2026-11-21",
+            "timestamp_from_client": "2026-11-21T08:15:02.120+0100"}
+DOC = {"doc_number": 1, "id_warehouse": 1, "direction": "I", "date": "2026-11-21",
+       "doc_created_date": "2026-11-21", "id_customer": 0, "batch_number": 5001,
+       "ufid": "I-2026-000001", "wh_doc_items": [DOC_ITEM]}
+DAY_FILTER = {"id_warehouses": [1], "level": -1, "doc_direction": "I",
+              "date_from": "2026-11-01", "date_to": "2026-11-30"}
+
+EXAMPLES = {
+    "list_products": {"answer": {"list": [MILK]}},
+    "view_product": {"path": {"product_code": "MILK-1L"}, "answer": {"item": MILK}},
+    "add_product": {"body": {"product_code": "MILK-1L", "name": "Milk 1 l", "base_unit": "pc",
+                             "base_unit_barcode": "4006381333924", "weight_netto": "1.03",
+                             "packaging": [{"unit": "crate", "amount_base_units": 12,
+                                            "barcode": "4006381333931"}]},
+                    "answer": {}},
+    "update_product": {"path": {"product_code": "MILK-1L"},
+                       "body": {"name": "Milk 1 l, fresh"}, "answer": {}},
+    "list_customers": {"answer": {"list": [{
+        "id_customer": 17, "name": "Fresh Foods Ltd", "registration_number": "HRB 4711",
+        "tax_id": "143/123/45678", "vat_number": "DE123456789",
+        "address": {"city": "Leipzig", "country": "DE", "street": "Marktweg 3", "zip": "04109"}}]}},
+    "list_orders": {"answer": {"list": [{**ORDER, "items": [
+        {"document_item_id": 1, "user_visible_document_item_id": 1, **ORDER_LINE}]}]}},
+    "acquire_order": {"path": {"document_number": "PO-1001"}, "answer": {"item": {
+        **ORDER, "state": 2, "items": [{"document_item_id": 1, **ORDER_LINE}]}}},
+    "view_order": {"path": {"document_number": "PO-1001"}, "answer": {"item": {
+        **ORDER, "items": [{"item_number": 1, **ORDER_LINE}]}}},
+    "add_order": {"body": {"document_number": "PO-1001", "description": "Dairy delivery",
+                           "id_warehouse": 1, "id_customer": 0, "expiration_limit": 5,
+                           "batch_settings": ORDER_SETTINGS,
+                           "items": [{"item_number": 1, "product_code": "MILK-1L", "lot": "",
+                                      "amount_ordered": 240, "wplace": ["A-01"],
+                                      "meta": {"note": "cold chain"}}]},
+                  "answer": {}},
+    "view_batch": {"path": {"batch_number": 5001}, "answer": {"item": BATCH}},
+    "add_batch": {"body": {
+        "batch_settings": {"batch_number": "5001", "id_warehouse": "1", "direction": "I", "type": "R",
+                           "date": "2026-11-21", "app_version": "3.2", "name": "gate 2", "truck": 7,
+                           "document_number": "PO-1001"},
+        "batch_items": [{"product_code": "MILK-1L", "amount": "20", "unit": "crate", "lot": "",
+                         "date_exp": "2026-12-15", "timestamp_client": "2026-11-21T08:15:02.120+0100"}],
+        "batch_extras": [{"key": "driver", "value": "J. Novak"}]},
+        "answer": {}},
+    "filter_batches": {"body": {**DAY_FILTER, "document_number": "PO-1001"}, "answer": {"list": [BATCH]}},
+    "view_document": {"path": {"doc_number": 1}, "answer": {"item": DOC}},
+    "filter_documents": {"body": DAY_FILTER, "answer": {"list": [{**DOC, "wh_doc_items": [
+        {**DOC_ITEM, "direction": "I", "lot_level": 0}]}]}},
+    "list_stocktakings": {"answer": {"list": [{
+        "id_warehouse": 1, "date": "2026-11-30", "status": 1, "in_doc": 0, "out_doc": 2,
+        "in_ufid": "", "out_ufid": "O-2026-000001",
+        "stocktaking_items": [{"id_warehouse": 1, "date": "2026-11-30", "product_code": "MILK-1L",
+                               "lot": "", "date_exp": "", "name": "Milk 1 l", "amount_real": 228,
+                               "amount_snap": 240, "amount_diff": -12}]}]}},
+    "delete_stocktaking": {"answer": {}},
+    "filter_inventory": {"body": {"id_warehouses": [1], "product_code": "MILK-1L", "level": 0},
+                         "answer": {"list": [{"id_warehouse": 1, "product_code": "MILK-1L",
+                                              "product_name": "Milk 1 l", "name": "Milk 1 l", "lot": "",
+                                              "level": 0, "amount": 240, "unit": "pc"}]}},
+    "filter_movements": {"body": DAY_FILTER, "answer": {"list": [{
+        "doc_number": 1, "item_number": 1, "user_visible_item_number": 1, "ufid": "I-2026-000001",
+        "id_customer": 0, "customer_name": "", "product_code": "MILK-1L", "name": "Milk 1 l", "lot": "",
+        "date_exp": "2026-12-15", "doc_created_date": "2026-11-21",
+        "timestamp_from_client": "2026-11-21T08:15:02.120+0100", "amount_base_unit": 240,
+        "unit": "pc"}]}},
+    "docs_and_stocktaking": {"answer": {"list": [{
+        "id_warehouse": 1, "ufid_in": "I-2026-000001", "in_date": "2026-11-21",
+        "ufid_out": "O-2026-000001", "out_date": "2026-11-30", "stocktaking_date": "2026-11-30"}]}},
+    "monthly_movement": {"answer": {"list": [{"year": 2026, "month": 11, "direction": "I", "count": 1},
+                                             {"year": 2026, "month": 11, "direction": "O", "count": 1}]}},
+}
