@@ -16,6 +16,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, timedelta
 
+from flask import current_app
 from sqlalchemy import select
 
 import auth
@@ -23,6 +24,7 @@ import catalog
 import stock
 from db import db
 from models import Batch, OrderDocument, Product, WarehouseDocument
+from operations import upgrades
 from schemas import batch_create_schema, customer_row_schema, order_create_schema, product_schema
 
 DAYS = 90
@@ -88,12 +90,8 @@ class DemoRefused(Exception):
 
 
 def ensure_schema() -> None:
-    """Make sure the tables exist; the one place the demo prepares the database.
-
-    create_app still creates the tables in this branch, so this is a no-op
-    there; once migrations own the schema it becomes their upgrade call.
-    """
-    db.create_all()
+    """Bring the database to the newest migration: a fresh demo.db is built by the migrations."""
+    upgrades.upgrade_database(current_app, who="flask demo")
 
 
 def refuse_unless_empty(session) -> None:

@@ -5,6 +5,7 @@ server named by WAREHOUSE_TEST_DATABASE_URL. Each pytest run works in a schema
 of its own there, so that two runs on one server never see each other's rows.
 """
 import os
+import shutil
 import sys
 import uuid
 
@@ -61,8 +62,29 @@ def database_config(tmp_path, pg_schema):
     }
 
 
+@pytest.fixture(scope="session")
+def sqlite_template(tmp_path_factory):
+    """A SQLite file at the newest migration, built once: running the migrations for every
+    test would cost more than most tests. None on PostgreSQL, whose schema is upgraded
+    by the first test and emptied for each one after."""
+    if BACKEND != "sqlite":
+        return None
+    path = tmp_path_factory.mktemp("template") / "warehouse.db"
+    template = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    upgrade_database(template, who="tests")
+    with template.app_context():
+        db.session.remove()
+        db.engine.dispose()  # the last connection to close folds the WAL into the file
+    return path
+
+
 @pytest.fixture
-def app(database_config):
+def app(database_config, sqlite_template):
+    """The service's app on this test's database, at the newest migration."""
+    if sqlite_template is not None:
+        target = database_config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+        if not os.path.exists(target):
+            shutil.copyfile(sqlite_template, target)
     app = create_app({"TESTING": True, **database_config})
     upgrade_database(app, who="tests")
     yield app
