@@ -113,7 +113,8 @@ def writing(session, warehouses=None):
     if isinstance(session, scoped_session):
         session = session()
     if session.new or session.dirty or session.deleted or session.info.get(_FLUSHED):
-        raise UnguardedWrite("Changes were made outside db.writing; refusing to drop or commit them.")
+        raise UnguardedWrite("Changes were made outside db.writing; "
+                             "refusing to drop them or to commit them.")
     if session.in_transaction():
         session.rollback()
     connection = session.connection(execution_options={WRITE: True})
@@ -163,7 +164,8 @@ def _forget_flush(session, transaction):
 def _refuse_commit_outside_writing(session):
     """Only db.writing takes the write lock (and moves the cache mark): nothing else may commit."""
     if not session.info.get(WRITING):
-        raise UnguardedWrite("session.commit() outside db.writing: use `with db.writing(session):`.")
+        raise UnguardedWrite("session.commit() outside db.writing: "
+                             "use `with db.writing(session):`.")
 
 
 class Reader:

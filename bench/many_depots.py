@@ -74,7 +74,7 @@ def small_body(number):
 
 
 def scenario_g(ctx, url=PG_URL):
-    """1-item batch of warehouse 2 while a 20,000-item batch of warehouse 1 is booked (PostgreSQL): ms."""
+    """1-item batch of warehouse 2 while 20,000 items of warehouse 1 are booked (PostgreSQL): ms."""
     _measure(ctx, url, 2, f"g. w2 1 item while w1 {G_BIG_ITEMS:,} books vs alone, 2 processes",
              G_GOAL, G_FLOOR, False)
     _measure(ctx, url, 1, f"g. w2 1 item while w1 {G_BIG_ITEMS:,} books vs alone, 1 process",

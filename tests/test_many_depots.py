@@ -91,7 +91,8 @@ def replay(database_config):
     for doc_number, warehouse, batch_number, direction, code, amount in query(database_config, """
             SELECT d.doc_number, d.id_warehouse, d.batch_number, d.direction, i.product_code,
                    i.amount_base_milli
-            FROM warehouse_documents d JOIN warehouse_document_items i ON i.doc_number = d.doc_number
+            FROM warehouse_documents d
+            JOIN warehouse_document_items i ON i.doc_number = d.doc_number
             ORDER BY d.doc_number, i.item_number"""):
         entry = documents[warehouse].setdefault(doc_number, (batch_number, Counter()))
         entry[1][code] += (amount if direction == "I" else -amount) // 1000
@@ -141,7 +142,8 @@ def test_four_warehouses_eight_clients_two_processes_book_exactly(two_servers, d
         for match in quoted:
             code, in_stock, short = match[1], int(match[3]), int(match[4])
             assert int(match[2]) == warehouse
-            assert in_stock in seen_stock[(warehouse, code)], (answer, sorted(seen_stock[(warehouse, code)]))
+            had = seen_stock[(warehouse, code)]
+            assert in_stock in had, (answer, sorted(had))
             assert items[code] - in_stock == short
 
     # Numbers: doc_number 1..n, and each (direction, year) counts 1..m without a gap.
@@ -184,7 +186,8 @@ def test_one_batch_number_raced_in_four_warehouses_is_booked_once(two_servers, d
     assert_clean_logs(two_servers)
 
 
-@pytest.mark.skipif(BACKEND != "postgresql", reason="SQLite has one writer for the whole file, by design")
+@pytest.mark.skipif(BACKEND != "postgresql",
+                    reason="SQLite has one writer for the whole file, by design")
 def test_a_warehouse_books_while_another_warehouse_is_locked(two_servers, database_config):
     create_products(two_servers[0], PRODUCTS)
     engine = database_engine(database_config)
