@@ -7,17 +7,24 @@ under waitress's threads each release hands the GIL to another thread: the
 product GET ran at a third of a bare Flask route (README, Performance).
 
 A change mark says when to forget: 8 bytes in a file beside the SQLite database
-(`warehouse.db-changes`), mapped into memory by every process that opens the
-database through create_app (the service and the CLI alike). Every write
-transaction puts fresh random bytes there once it has committed or failed
-(db.writing). A reader reads the mark before it reads the database, and keeps
-what it read under that mark; a different mark means everything kept is
-forgotten. Reading
-the mark is a read of memory: no system call, no GIL release.
+(`warehouse.db-changes`), opened by every process that opens the database
+through create_app (the service and the CLI alike). Every write transaction puts
+fresh random bytes there once it has committed or failed (db.writing). A reader
+reads the mark before it reads the database, and keeps what it read under that
+mark; a different mark means everything kept is forgotten. Reading the mark is
+one pread of 8 bytes from the page cache.
 
 What is kept is also forgotten after MAX_AGE seconds, so that a change made by
 other means (the sqlite3 shell, a writer killed between its commit and its
 mark) shows within that time.
+
+The file may be truncated or deleted under running processes (by hand, by a
+clean-up script). A truncated mark reads short, which is just another mark, and
+the next write makes it whole. A deleted one lives on for the processes that
+have it open, while a new process makes a new file: every write, and every
+reader once per MAX_AGE, checks that the path still names the file it has open
+and opens it again if not. (The mark was once mapped into memory: a truncation
+then killed every process with SIGBUS.)
 
 On PostgreSQL nothing is kept: several machines may serve one database, and they
 share no memory to put a mark in.
@@ -36,24 +43,61 @@ marks: WeakKeyDictionary = WeakKeyDictionary()
 
 
 class ChangeMark:
-    """8 bytes in a file, shared through the page cache by every process that maps it."""
+    """8 bytes in a file, shared through the page cache by every process that opens it."""
 
     SIZE = 8
 
     def __init__(self, path: str, mode: int = 0o644):
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), mode)
-        try:
-            if os.fstat(fd).st_size < self.SIZE:
+        self.path, self.mode = path, mode
+        self._fd: int | None = None
+        self._map = None
+        self._identity = None
+        self._retired: list[int] = []
+        self._open()
+
+    def _open(self) -> None:
+        fd = os.open(self.path, os.O_RDWR | os.O_CREAT | getattr(os, "O_BINARY", 0), self.mode)
+        status = os.fstat(fd)
+        if not hasattr(os, "pread"):
+            # Windows has no pread, and refuses to truncate or delete a mapped file.
+            if status.st_size < self.SIZE:
                 os.ftruncate(fd, self.SIZE)
             self._map = mmap.mmap(fd, self.SIZE)
-        finally:
-            os.close(fd)  # the mapping keeps the file open
+        elif status.st_size < self.SIZE:
+            os.pwrite(fd, secrets.token_bytes(self.SIZE), 0)
+        if self._fd is not None:
+            # Another thread may be reading the old descriptor right now: closing it
+            # could hand its number to an unrelated file. Kept until the mark goes.
+            self._retired.append(self._fd)
+        self._identity = (status.st_dev, status.st_ino)
+        self._fd = fd
 
     def read(self) -> bytes:
-        return self._map[:self.SIZE]
+        if self._map is not None:
+            return self._map[:self.SIZE]
+        return os.pread(self._fd, self.SIZE, 0)
 
     def move(self) -> None:
-        self._map[:self.SIZE] = secrets.token_bytes(self.SIZE)
+        self.follow()
+        if self._map is not None:
+            self._map[:self.SIZE] = secrets.token_bytes(self.SIZE)
+        else:
+            os.pwrite(self._fd, secrets.token_bytes(self.SIZE), 0)  # also mends a truncation
+
+    def follow(self) -> None:
+        """Open the file again if the path no longer names the one open (deleted, replaced)."""
+        try:
+            status = os.stat(self.path)
+            if (status.st_dev, status.st_ino) == self._identity:
+                return
+        except FileNotFoundError:
+            pass
+        self._open()
+
+    def __del__(self, _close=os.close):  # os may be gone when the interpreter exits
+        for fd in [self._fd, *self._retired]:
+            if fd is not None:
+                _close(fd)
 
 
 def database_changed(engine) -> None:
@@ -89,7 +133,11 @@ class Cache:
         mark = self.mark.read()  # before the database is read, never after
         kept = self._kept
         now = self.clock()
-        if kept.mark != mark or now >= kept.until:
+        if now >= kept.until:
+            self.mark.follow()  # a deleted file is left for the new one within MAX_AGE
+            mark = self.mark.read()
+            kept = self._kept = _Kept(mark, now + MAX_AGE, {})
+        elif kept.mark != mark:
             kept = self._kept = _Kept(mark, now + MAX_AGE, {})
         try:
             return kept.entries[key]

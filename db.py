@@ -25,12 +25,14 @@ db = SQLAlchemy(model_class=Base)
 
 # The execution option that marks a connection as one that will write.
 WRITE = "warehouse_write"
-# PostgreSQL advisory lock keys (arbitrary numbers). Every write holds the service
-# lock: shared when it changes the stock of given warehouses, exclusive when it
-# changes what every warehouse reads (products, customers, keys). A warehouse's lock
-# is the pair (WAREHOUSE_LOCK, id): two-key locks never collide with one-key locks.
-WRITE_LOCK_ID = 7241
-WAREHOUSE_LOCK = 7242
+# PostgreSQL advisory locks are pairs (space, n). The space is the hash of the
+# schema the tables live in, so that services (and test runs) in different schemas
+# of one database never wait for each other. n = SERVICE_LOCK is the service lock,
+# which every write holds: shared when it changes the stock of given warehouses,
+# exclusive when it changes what every warehouse reads (products, customers, keys).
+# n >= 0 is a warehouse's lock.
+LOCK_SPACE = "hashtext(current_schema())"
+SERVICE_LOCK = -1
 # session.info key: set while db.writing owns the session's transaction.
 WRITING = "warehouse_writing"
 
@@ -188,7 +190,8 @@ def writing(session, warehouses=None):
     if isinstance(session, scoped_session):
         session = session()
     if session.new or session.dirty or session.deleted or session.info.get(_FLUSHED):
-        raise UnguardedWrite("Changes were made outside db.writing; refusing to drop or commit them.")
+        raise UnguardedWrite("Changes were made outside db.writing; "
+                             "refusing to drop them or to commit them.")
     if session.in_transaction():
         session.rollback()
     connection = session.connection(execution_options={WRITE: True})
@@ -211,13 +214,20 @@ def writing(session, warehouses=None):
 
 def _lock_postgresql(connection, warehouses) -> None:
     if warehouses is None:
-        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_ID})")
+        lock_all_writers(connection)
         return
+    connection.exec_driver_sql(
+        f"SELECT pg_advisory_xact_lock_shared({LOCK_SPACE}, {SERVICE_LOCK})")
     # Ids are whole numbers >= 0 of up to 64 bits; the lock key has 31. Two ids
     # that share a key only wait for each other, which is never wrong.
-    connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock_shared({WRITE_LOCK_ID})")
     for key in sorted({int(w) % 2**31 for w in warehouses}):
-        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WAREHOUSE_LOCK}, {key})")
+        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({LOCK_SPACE}, {key})")
+
+
+def lock_all_writers(connection) -> None:
+    """On PostgreSQL, wait for every write under way and hold up new ones until the
+    connection's transaction ends (what a service-wide change takes, in db.writing)."""
+    connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({LOCK_SPACE}, {SERVICE_LOCK})")
 
 
 _FLUSHED = "warehouse_flushed"  # session.info key: rows flushed in the current transaction
@@ -238,7 +248,8 @@ def _forget_flush(session, transaction):
 def _refuse_commit_outside_writing(session):
     """Only db.writing takes the write lock (and moves the cache mark): nothing else may commit."""
     if not session.info.get(WRITING):
-        raise UnguardedWrite("session.commit() outside db.writing: use `with db.writing(session):`.")
+        raise UnguardedWrite("session.commit() outside db.writing: "
+                             "use `with db.writing(session):`.")
 
 
 class Reader:

@@ -73,7 +73,8 @@ class ClientTimestamp(fields.String):
 
 # A timestamp whose fields are all in range; only a day past the 28th needs the calendar.
 _TIMESTAMP_IN_RANGE = re.compile(
-    r"([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8]|(29|30|31))T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
+    r"([0-9]{4})-(0[1-9]|1[0-2])-(0[1-9]|1[0-9]|2[0-8]|(29|30|31))"
+    r"T([01][0-9]|2[0-3]):[0-5][0-9]:[0-5][0-9]"
     r"\.[0-9]{3}[+-]([01][0-9]|2[0-3])[0-5][0-9]", re.ASCII)
 
 

@@ -304,15 +304,18 @@ def _item_problem(item: dict, product: dict | None, is_count: bool) -> tuple[str
     return None
 
 
-# A parsed item's keys are batch_items columns (schemas.BATCH_ITEM_FIELDS); what it
-# leaves out takes these.
-_ITEM_ROW_DEFAULTS = {"barcode": "", "date_exp": "", "lot": "", "name": "", "palette": 0,
-                      "status": 0, "timestamp_client": "", "wplace": "",
-                      "doc_number": 0, "doc_item_number": 0}
-
-
 def _batch_item_row(batch_number: int, position: int, item: dict) -> dict:
-    return {**_ITEM_ROW_DEFAULTS, **item, "batch_number": batch_number, "position": position}
+    # Named one by one: the parsed item may carry keys that are no columns.
+    return {
+        "batch_number": batch_number, "position": position,
+        "product_code": item["product_code"], "unit": item["unit"],
+        "amount_milli": item["amount_milli"], "amount_base_milli": item["amount_base_milli"],
+        "barcode": item.get("barcode", ""), "date_exp": item.get("date_exp", ""),
+        "lot": item.get("lot", ""), "name": item.get("name", ""),
+        "palette": item.get("palette", 0), "status": item.get("status", 0),
+        "timestamp_client": item.get("timestamp_client", ""), "wplace": item.get("wplace", ""),
+        "doc_number": 0, "doc_item_number": 0,
+    }
 
 
 # --- batches against their order document ----------------------------------------------------

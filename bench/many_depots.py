@@ -9,8 +9,10 @@ the PostgreSQL server at 127.0.0.1:5432 (database `test`), in a schema made for 
 and dropped afterwards.
 
 Measured twice: through two service processes on the one database (the set-up of
-several depots, the row the goal is for), and with both batches sent to one process,
-where the small batch also shares the interpreter lock with the big one's work.
+several depots; the row, judged against the issue's goal), and with both batches sent
+to one process, where the small batch also shares the interpreter lock with the big
+one's work (a note: the issue sets no goal for it, and see the README for why it is
+slow).
 """
 import contextlib
 import statistics
@@ -29,8 +31,6 @@ G_ALONE_REPEATS = 15
 G_ROUNDS = 3          # big batches, each with small ones posted through its booking
 G_TIME_LIMIT_S = 120
 G_GOAL, G_FLOOR = 5.0, 10.0
-# One process: the GIL is shared with the big batch's own work, which no lock decides.
-G_ONE_GOAL, G_ONE_FLOOR = 10.0, 20.0
 
 
 @contextlib.contextmanager
@@ -74,17 +74,20 @@ def small_body(number):
 
 
 def scenario_g(ctx, url=PG_URL):
-    """1-item batch of warehouse 2 while a 20,000-item batch of warehouse 1 is booked (PostgreSQL): ms."""
-    _measure(ctx, url, 2, f"g. w2 1 item while w1 {G_BIG_ITEMS:,} books vs alone, 2 processes",
-             G_GOAL, G_FLOOR, False)
-    _measure(ctx, url, 1, f"g. w2 1 item while w1 {G_BIG_ITEMS:,} books vs alone, 1 process",
-             G_ONE_GOAL, G_ONE_FLOOR, True)
-
-
-def _measure(ctx, url, processes, what, goal, floor, own_goal):
+    """1-item batch of warehouse 2 while 20,000 items of warehouse 1 are booked (PostgreSQL): ms."""
+    what = f"g. w2 1 item while w1 {G_BIG_ITEMS:,} books vs alone, 2 processes"
     if not ctx.has_service:
-        ctx.add(Row(what, "ms", None, None, goal, floor, False, own_goal=own_goal))
+        ctx.add(Row(what, "ms", None, None, G_GOAL, G_FLOOR, False))
         return
+    during, alone = _measure(ctx, url, 2)
+    ctx.add(Row(what, "ms", during, alone, G_GOAL, G_FLOOR, False))
+    during, alone = _measure(ctx, url, 1)
+    ctx.note(f"g, 1 process: {during:.1f} ms against {alone:.1f} ms alone "
+             f"({during / alone:.1f}x; not judged)")
+
+
+def _measure(ctx, url, processes):
+    """(median ms of the 1-item batches while the big one was booked, median ms alone)."""
     with contextlib.ExitStack() as stack:
         service_url, engine, name = stack.enter_context(pg_schema(url))
         big_server = stack.enter_context(
@@ -136,6 +139,5 @@ def _measure(ctx, url, processes, what, goal, floor, own_goal):
              f"median {statistics.median(alone) * 1000:.1f} ms")
     ctx.note(f"g, {processes} process(es): {len(ms)} 1-item batches while it was booked: "
              f"median {statistics.median(ms):.1f} ms, max {ms[-1]:.1f} ms")
-    ctx.add(Row(what, "ms", statistics.median(ms), statistics.median(alone) * 1000,
-                goal, floor, False, own_goal=own_goal))
+    return statistics.median(ms), statistics.median(alone) * 1000
 

@@ -6,6 +6,7 @@ import time
 
 import pytest
 from sqlalchemy import create_engine, event, text
+from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 import auth
@@ -194,3 +195,58 @@ def test_a_change_that_bypasses_the_service_shows_within_max_age(live_server, se
             break
         time.sleep(0.05)
     assert name == "Edited by hand"
+
+
+def test_a_truncated_mark_reads_short_and_the_next_move_mends_it(mark, tmp_path):
+    kept, loads = Cache(mark, Clock()), Loads()
+    kept.get("k", loads)
+    os.truncate(tmp_path / "w.db-changes", 0)
+    assert kept.get("k", loads) == "value 2"  # another mark: forgotten, and no SIGBUS
+    assert kept.get("k", loads) == "value 2"
+    mark.move()
+    assert os.path.getsize(tmp_path / "w.db-changes") == ChangeMark.SIZE
+    assert kept.get("k", loads) == "value 3"
+
+
+def test_a_deleted_mark_is_made_again_and_followed(mark, tmp_path):
+    path = tmp_path / "w.db-changes"
+    clock = Clock()
+    kept, loads = Cache(mark, clock), Loads()
+    kept.get("k", loads)
+    os.remove(path)
+    other = ChangeMark(str(path))  # a process started after the deletion makes a new file
+    other.move()
+    clock.now += MAX_AGE  # within MAX_AGE the reader opens the new file
+    assert kept.get("k", loads) == "value 2"
+    other.move()
+    assert kept.get("k", loads) == "value 3"
+    os.remove(path)
+    mark.move()  # a write follows the path too, and makes the file again
+    assert path.exists() and ChangeMark(str(path)).read() == mark.read()
+
+
+def test_the_service_lives_through_its_mark_truncated_and_deleted(live_server, session,
+                                                                  database_config):
+    path = sqlite_file(make_url(database_config["SQLALCHEMY_DATABASE_URI"]))
+    if path is None:
+        pytest.skip("PostgreSQL keeps no change mark")
+    server = live_server(threads=2)
+    marks = os.path.realpath(path) + "-changes"
+    catalog.create_product(session, product_schema.load(product("P1", name="Old name")))
+    assert server.get("/v1/products/P1")[1]["item"]["name"] == "Old name"
+    os.truncate(marks, 0)
+    assert server.get("/v1/products/P1")[1]["item"]["name"] == "Old name"
+    assert server.post("/v1/products/P1", {"name": "After truncation"})[0] == 200
+    assert server.get("/v1/products/P1")[1]["item"]["name"] == "After truncation"
+    os.remove(marks)
+    assert server.post("/v1/products/P1", {"name": "After deletion"})[0] == 200
+    assert server.get("/v1/products/P1")[1]["item"]["name"] == "After deletion"
+    # This process writes through the file it opens now; the service follows it.
+    catalog.update_product(session, "P1", {"name": "From another process"})
+    deadline = time.monotonic() + MAX_AGE + 5
+    name = None
+    while time.monotonic() < deadline and name != "From another process":
+        name = server.get("/v1/products/P1")[1]["item"]["name"]
+        time.sleep(0.05)
+    assert name == "From another process"
+    assert server.process.poll() is None, server.log()[-2000:]

@@ -16,11 +16,22 @@ import sys
 import time
 from collections import Counter, defaultdict
 
+import threading
+from datetime import date
+
 import pytest
+from sqlalchemy import create_engine, insert, text
 from sqlalchemy.orm import Session
 
+import catalog
+import stock
+from auth import Caller
 from conftest import BACKEND
 from db import writing
+from errors import Conflict
+from helpers import batch, item, product
+from models import Batch
+from schemas import batch_create_schema, product_schema
 from server import REPO, LiveServer, batch_body, database_engine, query, server_url
 from test_concurrency import create_products, run_threads
 
@@ -91,7 +102,8 @@ def replay(database_config):
     for doc_number, warehouse, batch_number, direction, code, amount in query(database_config, """
             SELECT d.doc_number, d.id_warehouse, d.batch_number, d.direction, i.product_code,
                    i.amount_base_milli
-            FROM warehouse_documents d JOIN warehouse_document_items i ON i.doc_number = d.doc_number
+            FROM warehouse_documents d
+            JOIN warehouse_document_items i ON i.doc_number = d.doc_number
             ORDER BY d.doc_number, i.item_number"""):
         entry = documents[warehouse].setdefault(doc_number, (batch_number, Counter()))
         entry[1][code] += (amount if direction == "I" else -amount) // 1000
@@ -141,7 +153,8 @@ def test_four_warehouses_eight_clients_two_processes_book_exactly(two_servers, d
         for match in quoted:
             code, in_stock, short = match[1], int(match[3]), int(match[4])
             assert int(match[2]) == warehouse
-            assert in_stock in seen_stock[(warehouse, code)], (answer, sorted(seen_stock[(warehouse, code)]))
+            had = seen_stock[(warehouse, code)]
+            assert in_stock in had, (answer, sorted(had))
             assert items[code] - in_stock == short
 
     # Numbers: doc_number 1..n, and each (direction, year) counts 1..m without a gap.
@@ -184,7 +197,8 @@ def test_one_batch_number_raced_in_four_warehouses_is_booked_once(two_servers, d
     assert_clean_logs(two_servers)
 
 
-@pytest.mark.skipif(BACKEND != "postgresql", reason="SQLite has one writer for the whole file, by design")
+@pytest.mark.skipif(BACKEND != "postgresql",
+                    reason="SQLite has one writer for the whole file, by design")
 def test_a_warehouse_books_while_another_warehouse_is_locked(two_servers, database_config):
     create_products(two_servers[0], PRODUCTS)
     engine = database_engine(database_config)
@@ -197,3 +211,55 @@ def test_a_warehouse_books_while_another_warehouse_is_locked(two_servers, databa
     finally:
         engine.dispose()
     assert query(database_config, "SELECT ufid FROM warehouse_documents") == [("I-2026-000001",)]
+
+
+@pytest.mark.skipif(BACKEND != "postgresql",
+                    reason="SQLite has one writer for the whole file, by design")
+def test_a_batch_number_taken_meanwhile_in_another_warehouse_is_a_conflict(session, database_config):
+    """The batches' key decides between two warehouses' transactions; the loser answers 409."""
+    catalog.create_product(session, product_schema.load(product("P1")))
+    admin = Caller(None, "admin", "admin", None)
+    name = f"warehouse_test_{secrets.token_hex(6)}"  # tells our connections from other users'
+    options = database_config["SQLALCHEMY_ENGINE_OPTIONS"]["connect_args"]["options"]
+    engine = create_engine(database_config["SQLALCHEMY_DATABASE_URI"],
+                           connect_args={"options": options, "application_name": name})
+    outcome = {}
+
+    def post_in_warehouse_2():
+        with Session(engine) as other:
+            try:
+                outcome["booked"] = stock.post_batch(
+                    other, admin, batch_create_schema.load(batch(5, [item("P1", 1)], id_warehouse="2")),
+                    stock.Policy())
+            except Exception as error:  # noqa: BLE001 - handed to the test below
+                outcome["error"] = error
+
+    try:
+        with Session(engine) as first, writing(first, [1]):
+            first.execute(insert(Batch).values(
+                batch_number=5, id_warehouse=1, direction="I", type="R", date=date(2026, 1, 1),
+                created_date=date(2026, 1, 1), content_digest="not the same content"))
+            thread = threading.Thread(target=post_in_warehouse_2, daemon=True)
+            thread.start()
+            # Bounded: until the other transaction waits for this one's key.
+            deadline = time.monotonic() + 20
+            while time.monotonic() < deadline and not waiting_for_a_lock(engine, name):
+                time.sleep(0.02)
+            assert waiting_for_a_lock(engine, name), ("the other booking never reached the key",
+                                                      outcome)
+        thread.join(timeout=30)
+    finally:
+        engine.dispose()
+    assert isinstance(outcome.get("error"), Conflict), outcome
+    assert "other content" in outcome["error"].message
+    assert query(database_config, "SELECT id_warehouse FROM batches") == [(1,)]
+    assert query(database_config, "SELECT count(*) FROM warehouse_documents") == [(0,)]
+
+
+def waiting_for_a_lock(engine, application_name: str) -> bool:
+    """Whether one of our connections waits for another transaction's row (read afresh: a
+    transaction sees pg_stat_activity as it was at its first look)."""
+    with engine.connect() as connection:
+        return bool(connection.execute(text(
+            "SELECT count(*) FROM pg_stat_activity WHERE application_name = :name "
+            "AND wait_event = 'transactionid'"), {"name": application_name}).scalar())
