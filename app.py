@@ -22,7 +22,7 @@ import settings
 from db import (checkpoint, configure_postgresql, configure_sqlite, db, postgresql_connect_args, sqlite_file,
                 storage_fault)
 from errors import ServiceError, SettingError, Unavailable
-from operations import upgrades
+from operations import backups, upgrades
 
 log = logging.getLogger("warehouse")
 migrate = Migrate()
@@ -173,7 +173,14 @@ def _serve(argv) -> None:
     log.info("serving on http://%s:%s with %s threads, database %s", args.host, args.port,
              args.threads, make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string())
 
-    serving.serve_until_stopped(app, args.host, args.port, args.threads, on_stop=lambda: close_storage(app))
+    with app.app_context():
+        automatic = backups.Automatic(app, db.engine).start()
+
+    def on_stop():
+        automatic.stop()
+        close_storage(app)
+
+    serving.serve_until_stopped(app, args.host, args.port, args.threads, on_stop=on_stop)
 
 
 def close_storage(app) -> None:

@@ -15,7 +15,7 @@ import reports
 import settings
 from db import db
 from errors import ServiceError
-from operations import upgrades
+from operations import backups, upgrades
 from quantities import from_milli
 from schemas import customer_row_schema, product_schema
 
@@ -32,6 +32,8 @@ def register(app) -> None:
         app.cli.add_command(group)
     app.cli.add_command(check)
     app.cli.add_command(upgrades.db_commands())
+    app.cli.add_command(backups.backup_command)
+    app.cli.add_command(backups.restore_command)
     app.cli.add_command(demo)
 
 

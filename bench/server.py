@@ -116,7 +116,9 @@ def service(workdir, key, threads=4, database_url=None):
     argv = [PYTHON, "app.py", "--host", "127.0.0.1", "--port", str(port),
             "--threads", str(threads), "--database-url",
             database_url or f"sqlite:///{workdir}/warehouse.db"]
-    return Server("service", argv, clean_env(WAREHOUSE_API_KEY=key),
+    # No start-up backup: it would run beside the first scenario's load (bench/backup_cost.py
+    # measures what a backup costs).
+    return Server("service", argv, clean_env(WAREHOUSE_API_KEY=key, WAREHOUSE_BACKUP_HOURS="0"),
                   workdir / "service.log", port)
 
 

@@ -1,31 +1,329 @@
-"""Backups of the database (DESIGN 12): take, check, rotate, restore."""
-import os
-import sqlite3
+"""Backups of the database (DESIGN 12): take one, check it, keep the newest, restore one.
 
-from db import sqlite_file
+A SQLite backup is SQLite's online backup API in one step, never a file copy: a
+copy of a live file can be torn, and a backup in small steps starts over at every
+write of another connection, so in a busy depot it might never finish. Every copy
+is checked (integrity_check, and balances equal to their documents) before it
+counts. On PostgreSQL, pg_dump and pg_restore do the work.
+"""
+import glob
+import logging
+import os
+import shutil
+import sqlite3
+import subprocess
+import threading
+import urllib.parse
+from datetime import datetime
+
+import click
+from flask import current_app
+from flask.cli import with_appcontext
+from sqlalchemy import create_engine
+from sqlalchemy.engine import make_url
+from sqlalchemy.orm import Session
+
+import cache
+import logs
+import reports
+import settings
+from db import db, sqlite_file
+from operations import upgrades
+
+log = logging.getLogger("warehouse")
+audit = logging.getLogger("warehouse.audit")
+
+PREFIX = "warehouse-"
+
+
+class BackupFailed(Exception):
+    """The backup or restore did not happen, or its copy is not sound; the message says why."""
+
+
+# --- where ------------------------------------------------------------------------------------
+
+def backup_dir(app) -> str:
+    """WAREHOUSE_BACKUP_DIR, or `backups` beside a SQLite database (in the working directory
+    for PostgreSQL); a relative setting is taken beside the database too, so that the
+    service and a command run elsewhere agree."""
+    configured = app.config.get("BACKUP_DIR") or "backups"
+    database = sqlite_file(make_url(app.config["SQLALCHEMY_DATABASE_URI"]))
+    base = os.path.dirname(database) if database else os.getcwd()
+    return os.path.join(base, configured)
+
+
+def new_backup_path(app, label: str = "") -> str:
+    sqlite = sqlite_file(make_url(app.config["SQLALCHEMY_DATABASE_URI"])) is not None
+    stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+    folder = backup_dir(app)
+    for n in range(1000):  # two backups in one second get -1, -2...
+        name = f"{PREFIX}{stamp}{label}{f'-{n}' if n else ''}{'.db' if sqlite else '.dump'}"
+        path = os.path.join(folder, name)
+        if not os.path.exists(path):
+            return path
+    raise BackupFailed(f"no free backup name in {folder}")
+
+
+# --- take, check ------------------------------------------------------------------------------
+
+def take_backup(engine, path: str) -> str:
+    """A checked copy of the database at `path`; the path. Raises BackupFailed."""
+    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    if sqlite_file(engine.url) is None:
+        pg_dump(engine, path)
+        return path
+    copy_sqlite(engine, path)
+    try:
+        check_sqlite_copy(path)
+    except BackupFailed:
+        os.remove(path)
+        raise
+    return path
 
 
 def copy_sqlite(engine, target: str) -> None:
     """A consistent copy of the engine's SQLite file, taken while others read and write.
 
-    SQLite's online backup API in one step (pages=-1): it holds a read lock on the
-    source for the whole copy, so it cannot be torn, and writers in WAL mode go on.
-    A copy in small steps would start over at every write of another connection and,
-    in a busy depot, might never finish.
+    One step (pages=-1): the copy reads one snapshot under a read lock, and writers
+    go on meanwhile in WAL mode. The copy is written beside its target and renamed,
+    so a copy cut short never looks like a backup.
     """
-    source_path = sqlite_file(engine.url)
     partial = f"{target}.partial"
     if os.path.exists(partial):
         os.remove(partial)
-    source = sqlite3.connect(source_path)
+    source = sqlite3.connect(sqlite_file(engine.url), timeout=30)
     try:
         copy = sqlite3.connect(partial)
         try:
             source.backup(copy, pages=-1)
-            # The copy is one file, whole without a -wal beside it.
+            # One file, whole without a -wal beside it.
             copy.execute("PRAGMA journal_mode=DELETE")
         finally:
             copy.close()
+    except sqlite3.Error as error:
+        if os.path.exists(partial):
+            os.remove(partial)
+        raise BackupFailed(f"the copy failed: {error}") from error
     finally:
         source.close()
     os.replace(partial, target)
+
+
+def read_only(path: str) -> sqlite3.Connection:
+    """A connection that can neither change the file nor make one where none is."""
+    return sqlite3.connect(f"file:{urllib.parse.quote(os.path.abspath(path))}?mode=ro", uri=True)
+
+
+def check_sqlite_copy(path: str) -> None:
+    """integrity_check, then every balance equal to its warehouse documents (`flask check`)."""
+    if not os.path.isfile(path):
+        raise BackupFailed(f"{path} is not a file")
+    try:
+        connection = read_only(path)
+        try:
+            result = connection.execute("PRAGMA integrity_check").fetchall()
+        finally:
+            connection.close()
+    except sqlite3.Error as error:
+        raise BackupFailed(f"{path} is not a SQLite database: {error}") from error
+    if result != [("ok",)]:
+        raise BackupFailed(f"{path} fails integrity_check: {result[:5]}")
+    engine = create_engine("sqlite://", creator=lambda: read_only(path))
+    try:
+        with Session(engine) as session:
+            differences = reports.balance_differences(session)
+    except Exception as error:
+        raise BackupFailed(f"{path} is not a warehouse database: {error}") from error
+    finally:
+        engine.dispose()
+    if differences:
+        raise BackupFailed(f"{path}: {len(differences)} balance(s) differ from the warehouse documents")
+
+
+# --- keep the newest --------------------------------------------------------------------------
+
+def rotate(folder: str, keep: int) -> list[str]:
+    """Remove all but the newest `keep` backups this service named in `folder`; those removed."""
+    ours = sorted(glob.glob(os.path.join(glob.escape(folder), f"{PREFIX}*")), key=os.path.basename)
+    ours = [path for path in ours if path.endswith((".db", ".dump"))]
+    removed = ours[:-keep] if keep > 0 else []
+    for path in removed:
+        os.remove(path)
+    return removed
+
+
+def backup_and_rotate(app, engine) -> str:
+    path = take_backup(engine, new_backup_path(app))
+    for old in rotate(backup_dir(app), app.config["BACKUP_KEEP"]):
+        log.info("backup %s removed: only the newest %s are kept", old, app.config["BACKUP_KEEP"])
+    return path
+
+
+class Automatic:
+    """The service's own backups: one at start-up, then every BACKUP_HOURS (0: never).
+
+    A failed backup is logged and the service goes on.
+    """
+
+    def __init__(self, app, engine):
+        self.app, self.engine = app, engine
+        self.hours = app.config["BACKUP_HOURS"]
+        self.stopping = threading.Event()
+        self.thread = threading.Thread(target=self._run, name="backups", daemon=True)
+
+    def start(self) -> "Automatic":
+        if self.hours > 0:
+            self.thread.start()
+        return self
+
+    def stop(self, timeout: float = 60.0) -> None:
+        self.stopping.set()
+        if self.thread.is_alive():
+            self.thread.join(timeout)
+
+    def _run(self) -> None:
+        while not self.stopping.is_set():
+            try:
+                log.info("backup written to %s", backup_and_rotate(self.app, self.engine))
+            except Exception:
+                log.exception("the automatic backup failed; the service goes on")
+            if self.stopping.wait(self.hours * 3600):
+                return
+
+
+# --- restore ----------------------------------------------------------------------------------
+
+def restore(engine, path: str) -> int:
+    """Put the checked backup at `path` in place of the database, also while the service runs;
+    how many batches booked since are gone."""
+    before = batch_numbers(engine)
+    if sqlite_file(engine.url) is None:
+        pg_restore(engine, path)
+    else:
+        restore_sqlite(engine, path)
+    cache.database_changed(engine)  # kept keys and products are forgotten
+    return len(before - batch_numbers(engine))
+
+
+def restore_sqlite(engine, path: str) -> None:
+    check_sqlite_copy(path)
+    source = read_only(path)
+    try:
+        live = sqlite3.connect(sqlite_file(engine.url), timeout=60)
+        try:
+            # Through SQLite, not over the file: the service's connections see the restored
+            # pages at their next transaction, as they would another writer's.
+            source.backup(live, pages=-1)
+        finally:
+            live.close()
+    except sqlite3.Error as error:
+        raise BackupFailed(f"the restore failed, the database is as it was: {error}") from error
+    finally:
+        source.close()
+
+
+def batch_numbers(engine) -> set[int]:
+    with engine.connect() as connection:
+        numbers = set(connection.exec_driver_sql("SELECT batch_number FROM batches").scalars())
+        connection.rollback()
+    return numbers
+
+
+# --- PostgreSQL ---------------------------------------------------------------------------------
+
+def _pg_arguments(engine) -> tuple[list[str], dict]:
+    """libpq arguments and environment for pg_dump/pg_restore naming the engine's database."""
+    url = engine.url
+    env = dict(os.environ)
+    if url.password:
+        env["PGPASSWORD"] = url.password
+    args = ["--host", url.host or "127.0.0.1", "--port", str(url.port or 5432),
+            "--username", url.username or "postgres", "--dbname", url.database]
+    schema = _search_path(engine)
+    return args + (["--schema", schema] if schema else []), env
+
+
+def _search_path(engine) -> str | None:
+    """The one schema the service works in, when its connections set a search_path."""
+    with engine.connect() as connection:
+        path = connection.exec_driver_sql("SHOW search_path").scalar()
+        connection.rollback()
+    first = path.split(",")[0].strip().strip('"')
+    return None if first in ("$user", "public") else first
+
+
+def _pg_tool(name: str) -> str:
+    tool = shutil.which(name)
+    if tool is None:
+        raise BackupFailed(f"{name} is not installed: install PostgreSQL's client programs "
+                           f"(Debian: apt-get install postgresql-client) and run the command again")
+    return tool
+
+
+def pg_dump(engine, path: str) -> None:
+    args, env = _pg_arguments(engine)
+    partial = f"{path}.partial"
+    done = subprocess.run([_pg_tool("pg_dump"), "--format=custom", "--file", partial, *args],
+                          env=env, capture_output=True, text=True, timeout=3600)
+    if done.returncode != 0:
+        if os.path.exists(partial):
+            os.remove(partial)
+        raise BackupFailed(f"pg_dump failed: {done.stderr.strip()}")
+    listing = subprocess.run([_pg_tool("pg_restore"), "--list", partial], capture_output=True,
+                             text=True, timeout=600)
+    if listing.returncode != 0 or "TABLE DATA" not in listing.stdout:
+        os.remove(partial)
+        raise BackupFailed(f"the dump cannot be read back: {listing.stderr.strip()}")
+    os.replace(partial, path)
+
+
+def pg_restore(engine, path: str) -> None:
+    args, env = _pg_arguments(engine)
+    done = subprocess.run([_pg_tool("pg_restore"), "--clean", "--if-exists", "--single-transaction",
+                           "--no-owner", *args, path], env=env, capture_output=True, text=True,
+                          timeout=3600)
+    if done.returncode != 0:
+        raise BackupFailed(f"pg_restore failed, the database is as it was: {done.stderr.strip()}")
+
+
+# --- the commands -----------------------------------------------------------------------------
+
+@click.command("backup")
+@click.argument("path", required=False, type=click.Path(dir_okay=False))
+@with_appcontext
+def backup_command(path):
+    """Write a checked copy of the database while the service runs; its path on the last line."""
+    app = current_app
+    try:
+        written = take_backup(db.engine, path or new_backup_path(app))
+    except BackupFailed as error:
+        raise click.ClickException(str(error)) from None
+    click.echo("The copy passed integrity_check and the balance check." if sqlite_file(db.engine.url)
+               else "pg_dump wrote the copy and pg_restore can read it.", err=True)
+    click.echo(os.path.abspath(written))
+
+
+@click.command("restore")
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@with_appcontext
+def restore_command(path):
+    """Put a backup in place of the database, also while the service runs."""
+    app = current_app
+    try:
+        if sqlite_file(db.engine.url):
+            check_sqlite_copy(path)
+        # Unchecked: a database that fails the checks is just the one an operator replaces.
+        kept = new_backup_path(app, "-before-restore")
+        os.makedirs(os.path.dirname(kept), exist_ok=True)
+        copy_sqlite(db.engine, kept) if sqlite_file(db.engine.url) else pg_dump(db.engine, kept)
+        lost = restore(db.engine, path)
+        upgrades.upgrade_database(app, who=logs.who("flask restore"))  # a backup of an older release
+    except (BackupFailed, upgrades.UpgradeRefused) as error:
+        raise click.ClickException(str(error)) from None
+    config = settings.server_config()
+    logs.configure_for_command(config["log_file"], config["log_max_mb"], config["log_keep"])
+    audit.info("database restored from %s by %s; %d batch(es) booked after that backup are gone; "
+               "the database before the restore is %s", os.path.abspath(path), logs.who("flask restore"),
+               lost, kept)
+    click.echo(f"Restored from {path}. {lost} batch(es) booked after that backup are gone; "
+               f"the database as it was before is kept in {kept}.")

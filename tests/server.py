@@ -68,6 +68,8 @@ class LiveServer:
             env = {k: v for k, v in os.environ.items()
                    if k not in ("DATABASE_URL", "WAREHOUSE_HOST", "WAREHOUSE_PORT", "WAREHOUSE_THREADS")}
             env["WAREHOUSE_API_KEY"] = self.api_key
+            # No automatic backup unless the test asks for one (tests/test_backups.py).
+            env.setdefault("WAREHOUSE_BACKUP_HOURS", "0")
             env["PYTHONUNBUFFERED"] = "1"
             with open(self.log_path, "wb") as log:
                 self.process = subprocess.Popen(

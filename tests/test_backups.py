@@ -1,0 +1,161 @@
+"""Backups (DESIGN 12), through a real waitress server and the real commands.
+
+Every loop is bounded in count and time; servers are stopped by their pid.
+"""
+import os
+import re
+import sqlite3
+import subprocess
+import sys
+import threading
+import time
+
+import pytest
+
+from conftest import BACKEND
+from operations.backups import check_sqlite_copy, rotate
+from server import batch_body, server_url
+
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+POSTERS = 4
+LOAD_BUDGET = 60.0  # seconds
+
+
+def flask(database_config, cwd, *args, **environ):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WAREHOUSE_") and k != "DATABASE_URL"}
+    env.update(DATABASE_URL=server_url(database_config), **environ)
+    command = [os.path.join(os.path.dirname(sys.executable), "flask"), "--app", os.path.join(REPO, "app.py")]
+    return subprocess.run(command + list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
+
+
+def backed_up_batches(path: str) -> set[int]:
+    """The batch numbers a backup holds."""
+    if BACKEND == "sqlite":
+        copy = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+        try:
+            return {n for (n,) in copy.execute("SELECT batch_number FROM batches")}
+        finally:
+            copy.close()
+    # The dump's COPY block of the batches table, its first column.
+    done = subprocess.run(["pg_restore", "--data-only", "--table=batches", "--file=-", path],
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    block = re.search(r"^COPY \S*batches \(.*?\) FROM stdin;\n(.*?)^\\\.$", done.stdout, re.S | re.M)
+    return {int(line.split("\t")[0]) for line in block.group(1).splitlines()}
+
+
+def add_product(server):
+    assert server.post("/v1/products/", {"product_code": "P1", "name": "P1", "base_unit": "pc"})[0] == 201
+
+
+def test_a_backup_taken_while_batches_are_posted_holds_every_batch_answered_before_it(
+        live_server, database_config, tmp_path):
+    server = live_server(threads=4)
+    add_product(server)
+    answered, lock, numbers = [], threading.Lock(), iter(range(1, 1_000_000))
+    stop = threading.Event()
+    deadline = time.monotonic() + LOAD_BUDGET
+
+    def post():
+        connection = server.connection()
+        try:
+            while not stop.is_set() and time.monotonic() < deadline:
+                with lock:
+                    number = next(numbers)
+                status, body = server.post("/v1/batches/", batch_body(number, "I", [("P1", 1)] * 50),
+                                           connection=connection)
+                assert status == 201, body
+                with lock:
+                    answered.append(number)
+        finally:
+            connection.close()
+
+    posters = [threading.Thread(target=post) for _ in range(POSTERS)]
+    for thread in posters:
+        thread.start()
+    try:
+        while len(answered) < 40 and time.monotonic() < deadline:
+            time.sleep(0.01)
+        with lock:
+            before = set(answered)
+        target = tmp_path / "by-hand" / "copy.db"
+        done = flask(database_config, tmp_path, "backup", str(target))
+    finally:
+        stop.set()
+        for thread in posters:
+            thread.join(timeout=LOAD_BUDGET)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines()[-1] == str(target)  # the path alone on the last line
+    assert len(before) >= 40
+    assert before <= backed_up_batches(str(target))
+    if BACKEND == "sqlite":
+        check_sqlite_copy(str(target))  # integrity_check and the balance check, again here
+
+
+def test_restore_while_serving_answers_from_the_restored_data_at_the_next_request(
+        live_server, database_config, tmp_path):
+    server = live_server(threads=2)
+    add_product(server)
+    for number in (1, 2, 3):
+        assert server.post("/v1/batches/", batch_body(number, "I", [("P1", 10)]))[0] == 201
+    taken = flask(database_config, tmp_path, "backup")
+    assert taken.returncode == 0, taken.stderr
+    backup = taken.stdout.splitlines()[-1]
+    for number in (4, 5):
+        assert server.post("/v1/batches/", batch_body(number, "I", [("P1", 10)]))[0] == 201
+    # A change the service keeps in memory (a product read) must not outlive the restore.
+    assert server.post("/v1/products/P1", {"name": "renamed"})[0] == 200
+    assert server.get("/v1/products/P1")[1]["item"]["name"] == "renamed"
+
+    restored = flask(database_config, tmp_path, "restore", backup)
+    assert restored.returncode == 0, restored.stderr
+    assert "2 batch(es) booked after that backup are gone" in restored.stdout
+
+    assert server.get("/v1/batches/4")[0] == 404
+    assert server.get("/v1/batches/3")[0] == 200
+    assert server.get("/v1/products/P1")[1]["item"]["name"] == "P1"
+    status, stock = server.post("/v1/inventory/filter", {"id_warehouses": [1], "product_code": "P1", "level": 0})
+    assert stock["list"][0]["amount"] == 30
+    # And the service books on from there.
+    assert server.post("/v1/batches/", batch_body(4, "I", [("P1", 1)]))[0] == 201
+
+
+def test_a_restore_of_a_broken_copy_is_refused_and_changes_nothing(live_server, database_config, tmp_path):
+    server = live_server(threads=2)
+    add_product(server)
+    assert server.post("/v1/batches/", batch_body(1, "I", [("P1", 10)]))[0] == 201
+    broken = tmp_path / "broken.db"
+    broken.write_bytes(b"this is no database" * 100)
+    done = flask(database_config, tmp_path, "restore", str(broken))
+    assert done.returncode == 1
+    assert "Error:" in done.stderr
+    assert server.get("/v1/batches/1")[0] == 200
+
+
+def test_the_service_backs_up_at_start_and_every_interval_keeping_the_newest(
+        live_server, database_config, tmp_path, monkeypatch):
+    folder = tmp_path / "kept"
+    monkeypatch.setenv("WAREHOUSE_BACKUP_DIR", str(folder))
+    monkeypatch.setenv("WAREHOUSE_BACKUP_HOURS", "0.0003")  # about a second
+    monkeypatch.setenv("WAREHOUSE_BACKUP_KEEP", "2")
+    folder.mkdir()
+    (folder / "notes.txt").write_text("the operator's own file", encoding="utf-8")
+    server = live_server(threads=2)
+    add_product(server)
+    deadline = time.monotonic() + 60
+    while server.log().count("backup written to") < 4 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    server.stop()
+    written = re.findall(r"backup written to (\S+)", server.log())
+    assert len(written) >= 4
+    assert sorted(os.listdir(folder)) == sorted(["notes.txt", *map(os.path.basename, written[-2:])])
+
+
+def test_rotation_removes_only_its_own_oldest_backups(tmp_path):
+    names = ["warehouse-20260101-000000.db", "warehouse-20260102-000000.db",
+             "warehouse-20260103-000000.db", "warehouse.db.before-6a1d3f0c2b71", "notes.txt"]
+    for name in names:
+        (tmp_path / name).write_text("x", encoding="utf-8")
+    removed = rotate(str(tmp_path), 2)
+    assert [os.path.basename(path) for path in removed] == ["warehouse-20260101-000000.db"]
+    assert sorted(os.listdir(tmp_path)) == sorted(names[1:])
