@@ -231,7 +231,7 @@ def _customer_orders(depot: Depot, day: date, last: bool) -> None:
     """
     for _ in range(depot.rng.choice((1, 1, 2))):
         warehouse = depot.rng.choice((MAIN, MAIN, COLD))
-        customer = depot.rng.choice(CUSTOMERS)[0]
+        customer, customer_name = depot.rng.choice(CUSTOMERS)[:2]
         candidates = [code for code, info in depot.products.items()
                       if info["warehouse"] == warehouse and depot.on_hand(warehouse, code) >= 10_000]
         if not candidates:
@@ -247,7 +247,7 @@ def _customer_orders(depot: Depot, day: date, last: bool) -> None:
         depot.order_number += 1
         number = f"SO-{day:%Y%m%d}-{depot.order_number:04d}"
         stock.create_order(depot.session, depot.caller, order_create_schema.load({
-            "document_number": number, "description": f"Delivery to customer {customer}",
+            "document_number": number, "description": f"Delivery to {customer_name}",
             "id_warehouse": warehouse, "id_customer": customer,
             "batch_settings": {"allowed_types": ["R"], "allowed_directions": ["O"]},
             "items": [{"item_number": i, "product_code": code, "lot": lot, "amount_ordered": str(units),

@@ -138,8 +138,9 @@ def documents():
              from_milli(i["amount_base_milli"]), i["unit"]) for d in docs for i in d["wh_doc_items"]))
     size = PER_PAGE["documents"]
     docs = queries.filter_documents(db.session, g.caller, filters, False, **Pager.fetch(query["page"], size))
+    customers = {c.id_customer: c.name for c in catalog.list_customers(db.session)}
     return render_template("documents.html", query=query, date_from=date_from, date_to=date_to,
-                           pager=Pager(query["page"], size, docs))
+                           customers=customers, pager=Pager(query["page"], size, docs))
 
 
 @bp.get("/orders")

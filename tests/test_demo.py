@@ -1,4 +1,8 @@
 """`flask --app app demo`: a believable depot, booked through the rules, only on an empty database."""
+import os
+import sqlite3
+import subprocess
+import sys
 from datetime import date, timedelta
 
 from conftest import Api
@@ -68,3 +72,21 @@ def test_demo_refuses_a_database_with_products(runner, api, database_config):
     assert result.exit_code != 0
     assert "already holds products" in result.output
     assert query(database_config, "SELECT product_code FROM products") == [("OWN-1",)]
+
+
+def test_make_demo_fills_a_sqlite_file_that_does_not_exist_yet(tmp_path):
+    # As `make demo` runs it: a fresh file named by DATABASE_URL, made by the command itself.
+    path = tmp_path / "demo.db"
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WAREHOUSE_")}
+    env["DATABASE_URL"] = f"sqlite:///{path}"
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    done = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "demo"], cwd=repo, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert len(done.stdout.strip().splitlines()) == 1  # the read key, alone on stdout
+    connection = sqlite3.connect(path)
+    try:
+        states = {state for (state,) in connection.execute("SELECT DISTINCT state FROM order_documents")}
+    finally:
+        connection.close()
+    assert states == {0, 1, 3}
