@@ -63,12 +63,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.config["SQLALCHEMY_DATABASE_URI"] = database_url(app.config["SQLALCHEMY_DATABASE_URI"])
 
     db.init_app(app)
-    with app.app_context():
-        if db.engine.dialect.name == "sqlite":
-            configure_sqlite(db.engine)
-        import models  # noqa: F401  (the tables must be known before create_all)
-        db.create_all()
-        app.extensions["warehouse_cache"] = cache.for_engine(db.engine, sqlite_file(db.engine.url))
+    # A flask command that does not make databases must not make a missing SQLite file (cli.py).
+    cli.open_database_unless_refused(app, lambda: open_database(app))
 
     # Scanners call /v1/products and /v1/products/ alike; a redirect would be an HTML page.
     app.url_map.strict_slashes = False
@@ -77,6 +73,15 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_error_handlers(app)
     cli.register(app)
     return app
+
+
+def open_database(app: Flask) -> None:
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            configure_sqlite(db.engine)
+        import models  # noqa: F401  (the tables must be known before create_all)
+        db.create_all()
+        app.extensions["warehouse_cache"] = cache.for_engine(db.engine, sqlite_file(db.engine.url))
 
 
 def error_body(status: int, code: str, message: str, fields: dict | None = None):
@@ -136,10 +141,10 @@ def serve(argv=None) -> None:
     log.info("serving on http://%s:%s with %s threads, database %s", args.host, args.port,
              args.threads, make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string())
 
-    import waitress
+    import serving
     # waitress keeps its own (1 GB) body limit, so that Flask answers an oversized
     # body with the JSON 413 first.
-    waitress.serve(app, host=args.host, port=args.port, threads=args.threads)
+    serving.serve(app, host=args.host, port=args.port, threads=args.threads)
 
 
 if __name__ == "__main__":

@@ -7,7 +7,7 @@ from flask import current_app, g, request
 from marshmallow import Schema, ValidationError
 from werkzeug.routing import BaseConverter, IntegerConverter
 
-from auth import authenticate, hash_key
+from auth import RevokedKey, authenticate, hash_key
 from db import Reader, db
 from errors import BadRequest, Forbidden, Invalid, NotFound, invalid_field
 from logs import KEY_NAME
@@ -55,7 +55,12 @@ def check_request():
     path = request.path
     if (path.startswith("/v1/") or path == "/v1") and path not in PUBLIC_PATHS:
         key = request.headers.get("TS-Apikey")
-        g.caller = cached(("key", hash_key(key or "")), lambda: authenticate(reader(), key))
+        try:
+            g.caller = cached(("key", hash_key(key or "")), lambda: authenticate(reader(), key))
+        except RevokedKey as revoked:
+            # So the operator sees which revoked scanner still calls.
+            request.environ[KEY_NAME] = revoked.name
+            raise
         request.environ[KEY_NAME] = g.caller.name
     refuse_nul(path)
 
@@ -158,9 +163,12 @@ def policy() -> Policy:
 
 
 def body_data(required: bool = False) -> dict:
-    """The object under "data"; {} and {"data": {}} are the same request."""
+    """The object under "data"; {} and {"data": {}} are the same request, as is no body at all.
+
+    Only no body: blanks alone are no JSON document, so they are 400 like any other.
+    """
     raw = request.get_data(cache=True)
-    if not raw.strip():
+    if not raw:
         payload = {}
     else:
         try:
