@@ -74,12 +74,8 @@ def create_app(test_config: dict | None = None) -> Flask:
     # The schema is the migrations' business (operations/upgrades.py), never create_all:
     # `flask --app app db current` must see a database as it is.
     migrate.init_app(app, db, directory=upgrades.MIGRATIONS, render_as_batch=True)
-    with app.app_context():
-        if db.engine.dialect.name == "sqlite":
-            configure_sqlite(db.engine, busy_timeout)
-        else:
-            configure_postgresql(db.engine, busy_timeout)
-        app.extensions["warehouse_cache"] = cache.for_engine(db.engine, sqlite_file(db.engine.url))
+    # A flask command that does not make databases must not make a missing SQLite file (cli.py).
+    cli.open_database_unless_refused(app, lambda: open_database(app, busy_timeout))
 
     # Scanners call /v1/products and /v1/products/ alike; a redirect would be an HTML page.
     app.url_map.strict_slashes = False
@@ -89,6 +85,16 @@ def create_app(test_config: dict | None = None) -> Flask:
     register_error_handlers(app)
     cli.register(app)
     return app
+
+
+def open_database(app: Flask, busy_timeout: float) -> None:
+    """The engine's settings, and the in-memory cache with its change mark beside a SQLite file."""
+    with app.app_context():
+        if db.engine.dialect.name == "sqlite":
+            configure_sqlite(db.engine, busy_timeout)
+        else:
+            configure_postgresql(db.engine, busy_timeout)
+        app.extensions["warehouse_cache"] = cache.for_engine(db.engine, sqlite_file(db.engine.url))
 
 
 def error_body(status: int, code: str, message: str, fields: dict | None = None):

@@ -19,6 +19,14 @@ ROLES = ("read", "scan", "admin")  # each role may do all that the ones before i
 BOOTSTRAP_NAME = "bootstrap"
 
 
+class RevokedKey(Unauthorized):
+    """A known key that was revoked: refused like an unknown one, but the log may name it."""
+
+    def __init__(self, message: str, name: str):
+        super().__init__(message)
+        self.name = name
+
+
 class KeyRefused(Exception):
     """Start-up must stop: the configured bootstrap key was revoked."""
 
@@ -63,8 +71,11 @@ def authenticate(source, key: str | None) -> Caller:
     with reading(source) as reader:
         rows = reader.rows("SELECT id, name, role, warehouses, key_hash, revoked_at "
                            "FROM api_keys WHERE key_hash = ?", (digest,))
-    if not rows or not hmac.compare_digest(rows[0][4], digest) or rows[0][5] is not None:
+    if not rows or not hmac.compare_digest(rows[0][4], digest):
         raise Unauthorized("The API key is unknown or revoked.")
+    if rows[0][5] is not None:
+        # The same answer as for an unknown key; only the operator's log learns which one.
+        raise RevokedKey("The API key is unknown or revoked.", rows[0][1])
     key_id, name, role, warehouses, _, _ = rows[0]
     return Caller(key_id, name, role, parse_warehouses(warehouses))
 

@@ -2,18 +2,21 @@
 import csv
 import io
 import json
+import os
 from decimal import Decimal
 
 import click
-from flask.cli import AppGroup, with_appcontext
+from flask import current_app
+from flask.cli import AppGroup, FlaskGroup, with_appcontext
 from marshmallow import ValidationError
+from sqlalchemy.engine import make_url
 
 import auth
 import catalog
 import logs
 import reports
 import settings
-from db import db
+from db import db, sqlite_file
 from errors import ServiceError
 from operations import backups, upgrades
 from quantities import from_milli
@@ -27,7 +30,14 @@ CUSTOMER_COLUMNS = ["id_customer", "name", "registration_number", "tax_id", "vat
                     "street", "city", "zip", "country"]
 
 
+# The commands meant to make a database: every other one refuses a SQLite file that does not
+# exist, rather than make an empty one wherever it was run (and then find no keys, no stock).
+CREATING_COMMANDS = (("db", "upgrade"), ("demo",))
+PENDING = "warehouse_database_pending"
+
+
 def register(app) -> None:
+    app.cli = DatabaseCheckedGroup(app.cli)
     for group in (keys, customers, products):
         app.cli.add_command(group)
     app.cli.add_command(check)
@@ -35,6 +45,89 @@ def register(app) -> None:
     app.cli.add_command(backups.backup_command)
     app.cli.add_command(backups.restore_command)
     app.cli.add_command(demo)
+
+
+def open_database_unless_refused(app, open_database) -> None:
+    """Open the database now, or refuse the flask command being run, or wait until it is named.
+
+    Outside the flask command (the service, tests) it opens at once. The flask
+    command loads the app before it knows an app command's name (keys, demo...):
+    that decision waits for DatabaseCheckedGroup.
+    """
+    context = click.get_current_context(silent=True)
+    path = sqlite_file(make_url(app.config["SQLALCHEMY_DATABASE_URI"]))
+    if context is None or not isinstance(context.find_root().command, FlaskGroup) \
+            or path is None or os.path.exists(path):
+        open_database()
+        return
+    words = command_words(context)
+    if not words:
+        app.extensions[PENDING] = (open_database, path)
+    elif creates(words):
+        open_database()
+    else:
+        refuse(path)
+
+
+def command_words(context) -> tuple:
+    """("db", "upgrade") for `flask --app app db upgrade`: the names below the flask command."""
+    words = []
+    while context.parent is not None:
+        words.append(context.info_name)
+        context = context.parent
+    return tuple(reversed(words))
+
+
+def creates(words: tuple) -> bool:
+    return any(words[:len(command)] == command for command in CREATING_COMMANDS)
+
+
+def refuse(path: str):
+    fail(f"No database at {path}. Run this where the service runs, or set DATABASE_URL "
+         "to the service's database.")
+
+
+class DatabaseCheckedGroup(AppGroup):
+    """The app's commands, each refusing a missing SQLite file unless it is meant to make one."""
+
+    def __init__(self, original: AppGroup):
+        super().__init__(name=original.name, commands=original.commands)
+
+    def get_command(self, ctx, name):
+        command = super().get_command(ctx, name)
+        pending = current_app.extensions.pop(PENDING, None) if current_app else None
+        if command is None or pending is None:
+            return command
+        return checked(command, (name,), pending)
+
+
+def checked(command, words: tuple, pending: tuple):
+    """The command as it may run while the SQLite file is missing: itself when it makes the
+    database, a group whose own commands are checked in turn (`db`), else a refusal."""
+    open_database, path = pending
+    if creates(words):
+        open_database()
+        return command
+    if isinstance(command, click.Group) and any(made[:len(words)] == words for made in CREATING_COMMANDS):
+        return CheckedGroup(command, words, pending)
+    current_app.extensions[PENDING] = pending  # `--help` asks for every command's name
+    # A stand-in, so that a list of commands still shows this one's help.
+    return click.Command(command.name, help=command.help, short_help=command.short_help,
+                         callback=lambda **_: refuse(path),
+                         context_settings={"ignore_unknown_options": True, "allow_extra_args": True})
+
+
+class CheckedGroup(click.Group):
+    """A group of commands of which some make the database (`db upgrade`) and the rest refuse."""
+
+    def __init__(self, group: click.Group, words: tuple, pending: tuple):
+        super().__init__(name=group.name, commands=group.commands, help=group.help,
+                         params=group.params, callback=group.callback)
+        self.words, self.pending = words, pending
+
+    def get_command(self, ctx, name):
+        command = super().get_command(ctx, name)
+        return None if command is None else checked(command, (*self.words, name), self.pending)
 
 
 def fail(message: str):

@@ -5,7 +5,12 @@ threads finish afterwards are never sent, and SIGTERM ends the process at once.
 Here a stop signal (SIGTERM, Ctrl-C, Ctrl-Break on Windows) ends only the taking
 of new connections: requests under way are finished and their answers sent
 (within GRACE seconds), then `on_stop` runs (the WAL checkpoint) and serve returns.
+
+waitress also answers what it cannot parse itself (a raw non-ASCII byte in the
+query, say), before the app sees anything, with a text/plain page. Clients read
+every error as the JSON body of DESIGN 3, so its error task writes that body.
 """
+import json
 import logging
 import signal
 import threading
@@ -14,8 +19,30 @@ import time
 import waitress
 from waitress import wasyncore
 from waitress.channel import HTTPChannel
+from waitress.server import BaseWSGIServer
+from waitress.task import ErrorTask
 
 log = logging.getLogger("warehouse")
+
+CODES = {400: "bad_request", 413: "payload_too_large", 500: "internal_error"}
+
+
+class JSONErrorTask(ErrorTask):
+    def execute(self):
+        error = self.request.error
+        body = json.dumps({"error": {
+            "status": error.code, "code": CODES.get(error.code, "bad_request"),
+            "message": f"{error.reason}: {error.body}"}}).encode("utf-8")
+        self.status = f"{error.code} {error.reason}"
+        self.response_headers.append(("Content-Type", "application/json"))
+        self.set_close_on_finish()
+        self.content_length = len(body)
+        self.write(body)
+
+
+class JSONErrorChannel(HTTPChannel):
+    error_task_class = JSONErrorTask
+
 
 GRACE = 30.0  # seconds for requests under way to finish once a stop is asked
 LOOP_TIMEOUT = 0.5  # seconds; how soon the loop notices a stop
@@ -25,6 +52,9 @@ def serve_until_stopped(app, host: str, port: int, threads: int, on_stop=None) -
     # waitress keeps its own (1 GB) body limit, so that Flask answers an oversized
     # body with the JSON 413 first.
     server = waitress.create_server(app, host=host, port=port, threads=threads)
+    for listener in [server, *getattr(server, "map", {}).values()]:
+        if isinstance(listener, BaseWSGIServer):
+            listener.channel_class = JSONErrorChannel
     stop = threading.Event()
 
     def ask_to_stop(signum, _frame):

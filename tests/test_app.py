@@ -32,3 +32,17 @@ def test_each_request_logs_one_line_with_the_key_name_never_the_key(api, client,
     assert took.endswith("ms") and float(took[:-2]) >= 0
     assert lines[1].split(" ")[3:6:2] == ["401", "-"]
     assert not any(key in line for line in lines for key in keys.values())
+
+
+def test_the_access_line_of_a_revoked_key_names_it(api, client, keys, session, caplog):
+    import auth
+
+    auth.revoke_key(session, "scan")
+    with caplog.at_level(logging.INFO, logger="warehouse.access"):
+        refused = client.get("/v1/products/", headers={"TS-Apikey": keys["scan"]})
+        unknown = client.get("/v1/products/", headers={"TS-Apikey": "no-such-key"})
+    # The caller learns nothing more than for an unknown key; the operator's log does.
+    assert refused.status_code == unknown.status_code == 401
+    assert refused.json == unknown.json
+    lines = [record.getMessage() for record in caplog.records if record.name == "warehouse.access"]
+    assert [line.split(" ")[2:5:2] for line in lines] == [["401", "scan"], ["401", "-"]]

@@ -1,15 +1,22 @@
 """The administrator's commands: keys create/list/revoke, customers import, products import."""
 import json
+import os
+import subprocess
+import sys
 from decimal import Decimal
 
 import pytest
 
 import auth
+import cli
+from app import create_app
 from conftest import Api
+from db import db
 from helpers import product
 from db import writing
 from models import Balance
 
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CUSTOMER_HEADER = "id_customer,name,registration_number,tax_id,vat_number,street,city,zip,country\n"
 
 
@@ -269,3 +276,42 @@ def test_products_import_refuses_a_file_that_is_not_utf8(runner, api, tmp_path):
     assert result.exit_code != 0
     assert "UTF-8" in result.output
     assert products(api) == []
+
+
+# --- a missing database file ------------------------------------------------------------------
+
+def flask_command(workdir, *args):
+    """`flask --app app ARGS` run as a user would, from another directory, on the default database."""
+    env = {k: v for k, v in os.environ.items() if k != "DATABASE_URL"}
+    return subprocess.run([os.path.join(os.path.dirname(sys.executable), "flask"), "--app",
+                           os.path.join(REPO, "app.py"), *args], cwd=workdir, env=env,
+                          capture_output=True, text=True, timeout=120)
+
+
+@pytest.mark.parametrize("args", [("keys", "list"), ("check",), ("keys", "create", "--name", "x", "--role", "read"),
+                                  ("products", "import", "none.jsonl"), ("routes",)])
+def test_a_command_refuses_a_database_file_that_does_not_exist_and_names_it(tmp_path, args):
+    done = flask_command(tmp_path, *args)
+    assert done.returncode == 1, done.stdout + done.stderr
+    assert f"No database at {tmp_path / 'warehouse.db'}." in done.stderr
+    assert os.listdir(tmp_path) == []  # nothing made
+
+
+def test_a_command_uses_a_database_file_that_exists(tmp_path):
+    made_app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'warehouse.db'}"})
+    with made_app.app_context():
+        db.engine.dispose()
+    made = flask_command(tmp_path, "keys", "create", "--name", "office", "--role", "read")
+    assert made.returncode == 0, made.stderr
+    assert flask_command(tmp_path, "keys", "list").stdout.startswith("office\tread")
+
+
+def test_the_list_of_commands_shows_without_a_database(tmp_path):
+    done = flask_command(tmp_path, "--help")
+    assert done.returncode == 0 and "keys" in done.stdout
+    assert os.listdir(tmp_path) == []
+
+
+def test_only_the_commands_that_make_a_database_may_start_without_one():
+    assert cli.creates(("db", "upgrade")) and cli.creates(("demo",))
+    assert not any(cli.creates(words) for words in [("db", "current"), ("keys", "list"), ("check",), ()])
