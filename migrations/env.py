@@ -13,7 +13,7 @@ from logging.config import fileConfig
 from alembic import context
 from flask import current_app
 
-from db import WRITE, WRITE_LOCK_ID
+from db import WRITE, lock_all_writers
 
 config = context.config
 if not logging.getLogger().handlers:
@@ -55,7 +55,7 @@ def run_online():
                               transactional_ddl=True, **options)
             with context.begin_transaction():
                 if not sqlite:
-                    connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_ID})")
+                    lock_all_writers(connection)
                 context.run_migrations()
                 if sqlite and not context.is_offline_mode():
                     broken = connection.exec_driver_sql("PRAGMA foreign_key_check").fetchall()

@@ -45,4 +45,4 @@ def test_the_access_line_of_a_revoked_key_names_it(api, client, keys, session, c
     assert refused.status_code == unknown.status_code == 401
     assert refused.json == unknown.json
     lines = [record.getMessage() for record in caplog.records if record.name == "warehouse.access"]
-    assert [line.split(" ")[2:5:2] for line in lines] == [["401", "scan"], ["401", "-"]]
+    assert [line.split(" ")[3:6:2] for line in lines] == [["401", "scan"], ["401", "-"]]

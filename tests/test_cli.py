@@ -15,6 +15,7 @@ from db import db
 from helpers import product
 from db import writing
 from models import Balance
+from operations.upgrades import upgrade_database
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CUSTOMER_HEADER = "id_customer,name,registration_number,tax_id,vat_number,street,city,zip,country\n"
@@ -299,6 +300,7 @@ def test_a_command_refuses_a_database_file_that_does_not_exist_and_names_it(tmp_
 
 def test_a_command_uses_a_database_file_that_exists(tmp_path):
     made_app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'warehouse.db'}"})
+    upgrade_database(made_app, who="tests")
     with made_app.app_context():
         db.engine.dispose()
     made = flask_command(tmp_path, "keys", "create", "--name", "office", "--role", "read")

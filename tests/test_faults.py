@@ -21,7 +21,7 @@ from sqlalchemy.engine import make_url
 
 from app import create_app
 from conftest import BACKEND
-from db import WRITE_LOCK_ID, db, storage_fault
+from db import db, lock_all_writers, storage_fault
 from errors import StorageFull, Unavailable
 from helpers import batch, item, product
 from operations.upgrades import upgrade_database
@@ -78,7 +78,7 @@ def hold_write_lock(database_config):
         connection.connection.driver_connection.isolation_level = None
         connection.exec_driver_sql("BEGIN IMMEDIATE")
     else:
-        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_ID})")
+        lock_all_writers(connection)
 
     def release():
         connection.rollback()

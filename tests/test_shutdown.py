@@ -14,7 +14,7 @@ import time
 import pytest
 
 from conftest import BACKEND
-from db import WRITE_LOCK_ID
+from db import lock_all_writers
 from server import batch_body, database_engine, query
 
 POSTERS = 4
@@ -92,7 +92,7 @@ def hold_writers_lock(database_config):
         connection.connection.driver_connection.isolation_level = None
         connection.exec_driver_sql("BEGIN IMMEDIATE")
     else:
-        connection.exec_driver_sql(f"SELECT pg_advisory_xact_lock({WRITE_LOCK_ID})")
+        lock_all_writers(connection)
 
     def release():
         connection.rollback()
