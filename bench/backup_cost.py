@@ -156,6 +156,9 @@ def main():
         copy = os.path.getsize(workdir / "by-hand.db") / 2 ** 20
         print(f"flask backup (copy {copy:,.0f} MiB, integrity_check, balance check): {command_s:.1f} s")
         print(f"automatic start-up backup, service start to 'backup written': {automatic_s:.1f} s")
+        for line in log.read_text(errors="replace").splitlines():
+            if ": copied in " in line:
+                print("  of which, as the service logged it:", line.split(" ", 3)[3])
         print("\n".join(lines))
     finally:
         if args.keep_tmp:

@@ -13,6 +13,7 @@ import shutil
 import sqlite3
 import subprocess
 import threading
+import time
 import urllib.parse
 from datetime import datetime
 
@@ -72,12 +73,16 @@ def take_backup(engine, path: str) -> str:
     if sqlite_file(engine.url) is None:
         pg_dump(engine, path)
         return path
+    started = time.monotonic()
     copy_sqlite(engine, path)
+    copied = time.monotonic()
     try:
         check_sqlite_copy(path)
     except BackupFailed:
         os.remove(path)
         raise
+    log.info("backup %s: copied in %.1f s, checked in %.1f s", path, copied - started,
+             time.monotonic() - copied)
     return path
 
 

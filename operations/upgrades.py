@@ -15,6 +15,7 @@ import flask_migrate.cli
 from alembic import command
 from alembic.runtime.migration import MigrationContext
 from alembic.script import ScriptDirectory
+from alembic.util import CommandError
 from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy import inspect
@@ -84,7 +85,7 @@ def upgrade_database(app, who: str) -> str | None:
 def _unknown(revision: str) -> bool:
     try:
         return scripts().get_revision(revision) is None
-    except Exception:  # alembic raises its own error for a revision it cannot resolve
+    except CommandError:  # a revision no migration file has
         return True
 
 

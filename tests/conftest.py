@@ -21,6 +21,7 @@ from operations.upgrades import upgrade_database  # noqa: E402
 
 BACKEND = os.environ.get("WAREHOUSE_TEST_BACKEND", "sqlite")
 PG_URL = os.environ.get("WAREHOUSE_TEST_DATABASE_URL", "")
+SHARED_SERVER_BUSY_TIMEOUT = 600.0  # seconds
 
 
 def pytest_report_header(config):
@@ -59,6 +60,9 @@ def database_config(tmp_path, pg_schema):
     return {
         "SQLALCHEMY_DATABASE_URI": PG_URL,
         "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": f"-csearch_path={pg_schema}"}},
+        # The writers' advisory lock is one per database, shared by every run on this server
+        # (two branches' `make test` at once): wait for it as long as it takes them.
+        "BUSY_TIMEOUT": SHARED_SERVER_BUSY_TIMEOUT,
     }
 
 

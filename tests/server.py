@@ -70,6 +70,9 @@ class LiveServer:
             env["WAREHOUSE_API_KEY"] = self.api_key
             # No automatic backup unless the test asks for one (tests/test_backups.py).
             env.setdefault("WAREHOUSE_BACKUP_HOURS", "0")
+            busy_timeout = self.database_config.get("BUSY_TIMEOUT")  # conftest: PostgreSQL is shared
+            if busy_timeout:
+                env.setdefault("WAREHOUSE_BUSY_TIMEOUT", str(busy_timeout))
             env["PYTHONUNBUFFERED"] = "1"
             with open(self.log_path, "wb") as log:
                 self.process = subprocess.Popen(

@@ -10,7 +10,6 @@ import sys
 import threading
 import time
 
-import pytest
 
 from conftest import BACKEND
 from operations.backups import check_sqlite_copy, rotate
@@ -24,6 +23,8 @@ LOAD_BUDGET = 60.0  # seconds
 def flask(database_config, cwd, *args, **environ):
     env = {k: v for k, v in os.environ.items() if not k.startswith("WAREHOUSE_") and k != "DATABASE_URL"}
     env.update(DATABASE_URL=server_url(database_config), **environ)
+    if database_config.get("BUSY_TIMEOUT"):  # conftest: PostgreSQL is shared
+        env.setdefault("WAREHOUSE_BUSY_TIMEOUT", str(database_config["BUSY_TIMEOUT"]))
     command = [os.path.join(os.path.dirname(sys.executable), "flask"), "--app", os.path.join(REPO, "app.py")]
     return subprocess.run(command + list(args), cwd=cwd, env=env, capture_output=True, text=True, timeout=300)
 

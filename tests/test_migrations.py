@@ -15,7 +15,7 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
 
 from app import create_app
-from conftest import BACKEND, PG_URL
+from conftest import BACKEND, PG_URL, SHARED_SERVER_BUSY_TIMEOUT
 from db import db
 from operations import upgrades
 from operations.upgrades import UpgradeRefused, upgrade_database
@@ -57,7 +57,8 @@ def empty_database(tmp_path, pg_schema):
     with engine.begin() as conn:
         conn.execute(text(f"CREATE SCHEMA {schema}"))
     yield {"SQLALCHEMY_DATABASE_URI": PG_URL,
-           "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": f"-csearch_path={schema}"}}}
+           "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": f"-csearch_path={schema}"}},
+           "BUSY_TIMEOUT": SHARED_SERVER_BUSY_TIMEOUT}
     with engine.begin() as conn:
         conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
     engine.dispose()
@@ -240,6 +241,8 @@ def test_a_database_newer_than_the_code_is_refused(make_app, empty_database, tmp
 def flask_command(database_config, cwd, *args):
     env = {k: v for k, v in os.environ.items() if not k.startswith("WAREHOUSE_") and k != "DATABASE_URL"}
     env["DATABASE_URL"] = server_url(database_config)
+    if database_config.get("BUSY_TIMEOUT"):
+        env["WAREHOUSE_BUSY_TIMEOUT"] = str(database_config["BUSY_TIMEOUT"])
     flask = os.path.join(os.path.dirname(sys.executable), "flask")
     return subprocess.run([flask, "--app", os.path.join(REPO, "app.py"), *args], cwd=cwd, env=env,
                           capture_output=True, text=True, timeout=60)

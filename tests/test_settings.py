@@ -6,6 +6,7 @@ import sys
 import pytest
 
 import auth
+import settings
 from app import create_app
 from db import db
 from errors import SettingError
@@ -74,11 +75,11 @@ def test_a_bad_value_stops_create_app_naming_the_setting(app_with, name, value):
     assert name in refused.value.message and repr(value) in refused.value.message
 
 
-def test_numbers_are_read(app_with):
-    app = app_with(WAREHOUSE_ACQUIRE_TIMEOUT=" 60 ", WAREHOUSE_BUSY_TIMEOUT="2.5",
-                   WAREHOUSE_BACKUP_KEEP="3", WAREHOUSE_BACKUP_HOURS="0")
-    assert (app.config["ACQUIRE_TIMEOUT"], app.config["BUSY_TIMEOUT"]) == (60, 2.5)
-    assert (app.config["BACKUP_KEEP"], app.config["BACKUP_HOURS"]) == (3, 0)
+def test_numbers_are_read():
+    config = settings.app_config({"WAREHOUSE_ACQUIRE_TIMEOUT": " 60 ", "WAREHOUSE_BUSY_TIMEOUT": "2.5",
+                                  "WAREHOUSE_BACKUP_KEEP": "3", "WAREHOUSE_BACKUP_HOURS": "0"})
+    assert (config["ACQUIRE_TIMEOUT"], config["BUSY_TIMEOUT"]) == (60, 2.5)
+    assert (config["BACKUP_KEEP"], config["BACKUP_HOURS"]) == (3, 0)
 
 
 def run(argv, tmp_path, **environ):
