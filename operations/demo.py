@@ -22,7 +22,6 @@ from sqlalchemy import select
 import auth
 import catalog
 import stock
-from db import db
 from models import Batch, OrderDocument, Product, WarehouseDocument
 from operations import upgrades
 from schemas import batch_create_schema, customer_row_schema, order_create_schema, product_schema

@@ -98,6 +98,27 @@ def app(database_config, sqlite_template):
 
 
 @pytest.fixture
+def make_app(database_config):
+    """Apps a test makes itself, each closed after it: `make_app(MAX_CONTENT_LENGTH=200)` is
+    the test's database at the newest migration with other settings;
+    `make_app(database=config, upgrade=False)` opens another database and leaves it as it is."""
+    made = []
+
+    def make(database: dict | None = None, upgrade: bool = True, **config):
+        app = create_app({"TESTING": True, **(database or database_config), **config})
+        made.append(app)
+        if upgrade:
+            upgrade_database(app, who="tests")
+        return app
+
+    yield make
+    for app in made:
+        with app.app_context():
+            db.session.remove()
+            db.engine.dispose()
+
+
+@pytest.fixture
 def session(app):
     """The database session, for tests of the plain modules (no HTTP)."""
     with app.app_context():

@@ -40,6 +40,26 @@ def database_engine(database_config: dict):
                          **database_config.get("SQLALCHEMY_ENGINE_OPTIONS", {}))
 
 
+def hold_writers_lock(database_config: dict):
+    """Another writer holding the write lock (SQLite) or every writer's lock (PostgreSQL),
+    as a long booking would; returns the function that lets go of it."""
+    from db import lock_all_writers
+
+    engine = database_engine(database_config)
+    connection = engine.connect()
+    if engine.dialect.name == "sqlite":
+        connection.connection.driver_connection.isolation_level = None
+        connection.exec_driver_sql("BEGIN IMMEDIATE")
+    else:
+        lock_all_writers(connection)
+
+    def release():
+        connection.rollback()
+        connection.close()
+        engine.dispose()
+    return release
+
+
 def free_port() -> int:
     with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
         sock.bind(("127.0.0.1", 0))

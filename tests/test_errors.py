@@ -5,10 +5,8 @@ import logging
 import pytest
 
 import auth
-from app import create_app
 from db import db
 from helpers import product
-from operations.upgrades import upgrade_database
 
 
 def assert_error(r, status, code):
@@ -27,24 +25,6 @@ def assert_error(r, status, code):
 
 def raw_post(client, key, path, data, content_type="application/json"):
     return client.post(path, data=data, content_type=content_type, headers={"TS-Apikey": key})
-
-
-@pytest.fixture
-def make_app(database_config):
-    """A separate app (own config or routes) on the test database; closed afterwards."""
-    made = []
-
-    def make(**config):
-        app = create_app({"TESTING": True, **database_config, **config})
-        made.append(app)
-        upgrade_database(app, who="tests")
-        return app
-
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
 
 
 def admin_key(app):

@@ -21,11 +21,11 @@ from sqlalchemy.engine import make_url
 
 from app import create_app
 from conftest import BACKEND
-from db import db, lock_all_writers, storage_fault
+from db import db, storage_fault
 from errors import StorageFull, Unavailable
 from helpers import batch, item, product
 from operations.upgrades import upgrade_database
-from server import batch_body, database_engine, query
+from server import batch_body, hold_writers_lock, query
 
 MAX_BATCHES = 400  # a bound on the posts that fill the disk
 FILL_BUDGET = 60.0  # seconds
@@ -70,23 +70,6 @@ def impatient_app(database_config):
         db.engine.dispose()
 
 
-def hold_write_lock(database_config):
-    """Another writer holding the write lock (SQLite) or the writers' lock (PostgreSQL)."""
-    engine = database_engine(database_config)
-    connection = engine.connect()
-    if BACKEND == "sqlite":
-        connection.connection.driver_connection.isolation_level = None
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
-    else:
-        lock_all_writers(connection)
-
-    def release():
-        connection.rollback()
-        connection.close()
-        engine.dispose()
-    return release
-
-
 def test_a_lock_not_granted_in_time_is_503_with_retry_after_and_books_nothing(impatient_app, database_config):
     with impatient_app.app_context():
         import auth
@@ -95,7 +78,7 @@ def test_a_lock_not_granted_in_time_is_503_with_retry_after_and_books_nothing(im
     client = impatient_app.test_client()
     headers = {"TS-Apikey": key}
     assert client.post("/v1/products/", json={"data": product("P1")}, headers=headers).status_code == 201
-    release = hold_write_lock(database_config)
+    release = hold_writers_lock(database_config)
     try:
         refused = client.post("/v1/batches/", json={"data": batch(1, [item("P1", 5)])}, headers=headers)
         assert refused.status_code == 503, refused.get_data(as_text=True)

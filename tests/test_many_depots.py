@@ -128,14 +128,14 @@ def test_four_warehouses_eight_clients_two_processes_book_exactly(two_servers, d
 
     documents = replay(database_config)
     # One document per 201, carrying exactly what the batch said; none for a refusal.
-    assert sorted(batch for docs in documents.values() for _, batch, _ in docs) == sorted(booked)
+    assert sorted(number for docs in documents.values() for _, number, _ in docs) == sorted(booked)
     seen_stock = defaultdict(set)  # (warehouse, code) -> every stock the warehouse had
     for warehouse, docs in documents.items():
         stock = Counter()
         for code in PRODUCTS:
             seen_stock[(warehouse, code)].add(0)
-        for _, batch, change in docs:
-            assert booked[batch] == (warehouse, change), batch
+        for _, number, change in docs:
+            assert booked[number] == (warehouse, change), number
             stock.update(change)
             for code in PRODUCTS:
                 assert stock[code] >= 0, (warehouse, batch, stock)

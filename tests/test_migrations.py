@@ -14,7 +14,6 @@ from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
 
-from app import create_app
 from conftest import BACKEND, PG_URL, SHARED_SERVER_BUSY_TIMEOUT
 from db import db
 from operations import upgrades
@@ -28,22 +27,6 @@ RELEASE_BEFORE_MIGRATIONS = "c9e6ea5"
 
 def head():
     return upgrades.scripts().get_current_head()
-
-
-@pytest.fixture
-def make_app():
-    made = []
-
-    def make(database_config):
-        app = create_app({"TESTING": True, **database_config})
-        made.append(app)
-        return app
-
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
 
 
 @pytest.fixture
@@ -119,7 +102,7 @@ def test_models_and_the_newest_migration_agree(app, database_config):
 
 
 def test_an_empty_database_is_built_by_the_migrations(make_app, empty_database):
-    app = make_app(empty_database)
+    app = make_app(database=empty_database, upgrade=False)
     assert upgrade_database(app, who="tests") == "empty"
     assert revision_of(empty_database) == [(head(),)]
     assert upgrade_database(app, who="tests") is None  # already there: nothing to do
@@ -130,7 +113,7 @@ def test_an_empty_database_is_built_by_the_migrations(make_app, empty_database):
 def test_a_database_of_the_release_before_migrations_is_recognised_and_answers_as_before(
         old_database, make_app):
     database_config, old = old_database
-    app = make_app(database_config)
+    app = make_app(database=database_config, upgrade=False)
     upgrade_database(app, who="tests")
     assert revision_of(database_config) == [(head(),)]
     assert answers_now(app, old) == old["answers"]
@@ -177,7 +160,7 @@ def later_release(tmp_path, monkeypatch):
 
 def test_a_later_migration_runs_at_start_and_keeps_every_record(old_database, make_app, later_release):
     database_config, old = old_database
-    app = make_app(database_config)
+    app = make_app(database=database_config, upgrade=False)
     assert upgrade_database(app, who="tests") == upgrades.FIRST_REVISION
     assert revision_of(database_config) == [(later_release,)]
     with app.app_context():
@@ -197,7 +180,7 @@ def test_a_sqlite_file_with_data_is_copied_beside_itself_before_an_upgrade(
         old_database, make_app, later_release):
     database_config, _old = old_database
     path = database_config["SQLALCHEMY_DATABASE_URI"][len("sqlite:///"):]
-    upgrade_database(make_app(database_config), who="tests")
+    upgrade_database(make_app(database=database_config, upgrade=False), who="tests")
     copy = sqlite3.connect(f"{path}.before-{later_release}")
     try:
         assert copy.execute("PRAGMA integrity_check").fetchall() == [("ok",)]
@@ -208,7 +191,7 @@ def test_a_sqlite_file_with_data_is_copied_beside_itself_before_an_upgrade(
 
 
 def test_a_database_with_some_tables_of_ours_is_refused_untouched(make_app, empty_database):
-    app = make_app(empty_database)
+    app = make_app(database=empty_database, upgrade=False)
     with app.app_context(), db.engine.begin() as connection:
         connection.exec_driver_sql("CREATE TABLE products (product_code VARCHAR(200) PRIMARY KEY)")
     with pytest.raises(UpgradeRefused, match="not one this service made"):
@@ -221,7 +204,7 @@ def test_a_database_with_some_tables_of_ours_is_refused_untouched(make_app, empt
 
 def test_a_database_newer_than_the_code_is_refused(make_app, empty_database, tmp_path):
     database_config = empty_database  # not the suite's shared schema: this one is left "newer"
-    app = make_app(database_config)
+    app = make_app(database=database_config, upgrade=False)
     upgrade_database(app, who="tests")
     with app.app_context(), db.engine.begin() as connection:
         connection.exec_driver_sql("UPDATE alembic_version SET version_num = 'feedfacecafe'")
@@ -268,6 +251,6 @@ def test_db_upgrade_and_db_current_by_hand(empty_database, tmp_path):
 
 def test_db_upgrade_by_hand_recognises_the_release_before_migrations(old_database, make_app):
     database_config, _old = old_database
-    result = make_app(database_config).test_cli_runner().invoke(args=["db", "upgrade"])
+    result = make_app(database=database_config, upgrade=False).test_cli_runner().invoke(args=["db", "upgrade"])
     assert result.exit_code == 0, result.output
     assert revision_of(database_config) == [(head(),)]

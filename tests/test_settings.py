@@ -7,33 +7,23 @@ import pytest
 
 import auth
 import settings
-from app import create_app
 from db import db
 from errors import SettingError
 from helpers import batch, created, item, product
-from operations.upgrades import upgrade_database
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
 @pytest.fixture
-def app_with(database_config, monkeypatch):
-    """create_app with these WAREHOUSE_* variables set; apps made are closed afterwards."""
-    made = []
+def app_with(make_app, monkeypatch):
+    """An app made with these WAREHOUSE_* variables set."""
 
     def make(**environ):
         for name, value in environ.items():
             monkeypatch.setenv(name, value)
-        app = create_app({"TESTING": True, **database_config})
-        made.append(app)
-        upgrade_database(app, who="tests")
-        return app
+        return make_app()
 
-    yield make
-    for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+    return make
 
 
 def ship_more_than_stock(app):

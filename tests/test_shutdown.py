@@ -14,8 +14,7 @@ import time
 import pytest
 
 from conftest import BACKEND
-from db import lock_all_writers
-from server import batch_body, database_engine, query
+from server import batch_body, hold_writers_lock, query
 
 POSTERS = 4
 ANSWERED_BEFORE_STOP = 30
@@ -83,22 +82,6 @@ def test_after_a_stop_the_db_file_alone_holds_every_batch_answered(live_server, 
     finally:
         copy.close()
     assert set(answered) <= stored
-
-
-def hold_writers_lock(database_config):
-    engine = database_engine(database_config)
-    connection = engine.connect()
-    if BACKEND == "sqlite":
-        connection.connection.driver_connection.isolation_level = None
-        connection.exec_driver_sql("BEGIN IMMEDIATE")
-    else:
-        lock_all_writers(connection)
-
-    def release():
-        connection.rollback()
-        connection.close()
-        engine.dispose()
-    return release
 
 
 def test_a_request_under_way_is_finished_and_answered_before_the_service_stops(live_server, database_config):
