@@ -23,7 +23,7 @@ from server import query, server_url
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The last commit of the release before migrations: its create_all made today's depots' databases.
-RELEASE_BEFORE_MIGRATIONS = "c9e6ea5"
+RELEASE_BEFORE_MIGRATIONS = "c9e6ea5fe52002f2470458dda0bdbb7fb03ad175"
 
 
 def head():
