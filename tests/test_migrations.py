@@ -1,4 +1,5 @@
 """Migrations (DESIGN 11): the schema in migrations/, and every kind of database brought to it."""
+import http.client
 import io
 import json
 import os
@@ -7,6 +8,7 @@ import sqlite3
 import subprocess
 import sys
 import tarfile
+import time
 import uuid
 
 import pytest
@@ -18,11 +20,11 @@ from conftest import BACKEND, PG_URL, SHARED_SERVER_BUSY_TIMEOUT
 from db import db
 from operations import upgrades
 from operations.upgrades import UpgradeRefused, upgrade_database
-from server import query, server_url
+from server import free_port, query, server_url
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The last commit of the release before migrations: its create_all made today's depots' databases.
-RELEASE_BEFORE_MIGRATIONS = "c9e6ea5"
+RELEASE_BEFORE_MIGRATIONS = "c9e6ea5fe52002f2470458dda0bdbb7fb03ad175"
 
 
 def head():
@@ -254,3 +256,48 @@ def test_db_upgrade_by_hand_recognises_the_release_before_migrations(old_databas
     result = make_app(database=database_config, upgrade=False).test_cli_runner().invoke(args=["db", "upgrade"])
     assert result.exit_code == 0, result.output
     assert revision_of(database_config) == [(head(),)]
+
+
+def test_python_app_py_runs_a_later_migration_before_it_serves(old_database, tmp_path):
+    """A later release, as a depot installs it: its code with one more migration, started
+    by `python app.py` from another working directory."""
+    database_config, old = old_database
+    code = tmp_path / "later-release"
+    shutil.copytree(REPO, code, ignore=shutil.ignore_patterns(
+        ".venv", ".git", "tests", "bench", "__pycache__", "*.db", "*.db-*", "backups"))
+    (code / "migrations" / "versions" / "0ddba11c0ffe_throwaway.py").write_text(
+        THROWAWAY.format(newest=head()), encoding="utf-8")
+    workdir = tmp_path / "elsewhere"
+    workdir.mkdir()
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WAREHOUSE_") and k != "DATABASE_URL"}
+    env.update(WAREHOUSE_BACKUP_HOURS="0", WAREHOUSE_API_KEY=old["key"])
+    if database_config.get("BUSY_TIMEOUT"):  # conftest: PostgreSQL is shared
+        env["WAREHOUSE_BUSY_TIMEOUT"] = str(database_config["BUSY_TIMEOUT"])
+    with open(workdir / "server.log", "wb") as log:
+        process = subprocess.Popen(
+            [sys.executable, str(code / "app.py"), "--host", "127.0.0.1", "--port", str(port),
+             "--database-url", server_url(database_config)],
+            cwd=workdir, env=env, stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL)
+    try:
+        deadline, healthy = time.monotonic() + 30, False
+        while not healthy and time.monotonic() < deadline and process.poll() is None:
+            try:
+                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+                connection.request("GET", "/health")
+                healthy = connection.getresponse().status == 200
+                connection.close()
+            except OSError:
+                time.sleep(0.1)
+        log_text = (workdir / "server.log").read_text(errors="replace")
+        assert healthy, log_text[-3000:]
+        assert revision_of(database_config) == [("0ddba11c0ffe",)]
+        assert f"database upgraded from {upgrades.FIRST_REVISION} to 0ddba11c0ffe by python app.py" in log_text
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=30)
+        connection.request("GET", "/v1/batches/1", headers={"TS-Apikey": old["key"]})
+        before = next(answer for _m, path, _d, answer in old["answers"] if path == "/v1/batches/1")
+        assert connection.getresponse().read().decode() == before
+        connection.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
