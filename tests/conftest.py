@@ -14,9 +14,9 @@ from sqlalchemy import create_engine, text
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import auth  # noqa: E402
+from stock import api_keys  # noqa: E402
 from app import create_app  # noqa: E402
-from db import db  # noqa: E402
+from storage.db import db  # noqa: E402
 from operations.upgrades import upgrade_database  # noqa: E402
 
 BACKEND = os.environ.get("WAREHOUSE_TEST_BACKEND", "sqlite")
@@ -140,7 +140,7 @@ def balances_match_documents(request):
     # Asked for here, so that the app is torn down only after the check ran.
     app = request.getfixturevalue("app")
     yield
-    import reports
+    from stock import reports
 
     with app.app_context():
         differences = reports.balance_differences(db.session)
@@ -181,9 +181,9 @@ class Api:
 def keys(app):
     """One key of each role for all warehouses, and a scanner key limited to warehouse 1."""
     with app.app_context():
-        made = {role: auth.create_key(db.session, role, role) for role in auth.ROLES}
-        made["scan_w1"] = auth.create_key(db.session, "scan_w1", "scan", [1])
-        made["read_w1"] = auth.create_key(db.session, "read_w1", "read", [1])
+        made = {role: api_keys.create_key(db.session, role, role) for role in api_keys.ROLES}
+        made["scan_w1"] = api_keys.create_key(db.session, "scan_w1", "scan", [1])
+        made["read_w1"] = api_keys.create_key(db.session, "read_w1", "read", [1])
         db.session.remove()
     return made
 

@@ -4,8 +4,8 @@ from datetime import date
 
 import pytest
 
-import catalog
 from helpers import add_products, batch, created, error_fields, item, order, order_item
+from stock import catalog
 
 TODAY = date.today()
 YEAR = TODAY.year

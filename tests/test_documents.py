@@ -4,10 +4,10 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 from sqlalchemy import update
 
-import catalog
 from helpers import add_products, batch, created, error_fields, item, order, order_item
-from db import writing
 from models import OrderDocument
+from stock import catalog
+from storage.db import writing
 
 TODAY = date.today()
 

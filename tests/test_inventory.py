@@ -3,10 +3,10 @@ from decimal import Decimal
 
 import pytest
 
-import catalog
 from helpers import product
-from db import writing
 from models import Balance
+from stock import catalog
+from storage.db import writing
 
 
 BASE_UNITS = {"P1": "pc", "L1": "kg", "BOX": "pc"}

@@ -9,11 +9,11 @@ from datetime import date, timedelta
 
 import pytest
 
-import auth
 from app import create_app
-from db import db
 from helpers import created, order, order_item, product
 from models import ServiceSetting
+from stock import api_keys
+from storage.db import db
 
 TODAY = date.today()
 
@@ -98,7 +98,7 @@ def test_any_key_of_role_read_or_above_signs_in(client, keys, role):
 
 
 def test_an_unknown_or_revoked_key_is_refused(client, keys, session):
-    auth.revoke_key(session, "scan")
+    api_keys.revoke_key(session, "scan")
     for key in ("not-a-key", keys["scan"], ""):
         response = sign_in(client, key)
         assert response.status_code == 401
@@ -134,7 +134,7 @@ def test_signing_in_starts_a_fresh_session(client, keys):
 
 def test_a_revoked_key_is_signed_out_at_its_next_page(office, session):
     assert office.get("/orders").status_code == 200
-    auth.revoke_key(session, "read")
+    api_keys.revoke_key(session, "read")
     response = office.get("/orders")
     assert response.status_code == 302
     assert response.headers["Location"].startswith("/login")

@@ -5,11 +5,11 @@ from urllib.parse import quote
 
 import pytest
 
-import catalog
 from helpers import product
-from db import writing
 from models import Balance
 from schemas import product_schema
+from stock import catalog
+from storage.db import writing
 
 DEFAULTS = {
     "active": 1, "category": 0, "lot_level": 0, "packaging": [], "weight_brutto": 0,

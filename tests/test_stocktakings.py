@@ -3,9 +3,9 @@ from decimal import Decimal
 
 import pytest
 
-import auth
-from db import db
 from helpers import product
+from stock import api_keys
+from storage.db import db
 
 DAY = "2026-03-02"
 LATER = "2026-03-09"
@@ -379,7 +379,7 @@ def test_delete_needs_an_admin_key(depot, api_as):
 
 def test_a_key_limited_to_one_warehouse_may_not_delete_in_another(app, depot, api_as):
     with app.app_context():
-        key = auth.create_key(db.session, "admin_w1", "admin", [1])
+        key = api_keys.create_key(db.session, "admin_w1", "admin", [1])
         db.session.remove()
     depot.count(("P1", 1), warehouse=1)
     depot.count(("P1", 2), warehouse=2)

@@ -2,9 +2,9 @@
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from db import reading, writing
-from errors import Conflict, Invalid, NotFound, ServiceError
 from models import Balance, Customer, Packaging, Product
+from stock.errors import Conflict, Invalid, NotFound, ServiceError
+from storage.db import reading, writing
 
 PRODUCT_COLUMNS = (
     Product.product_code, Product.name, Product.active, Product.base_unit,
