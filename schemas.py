@@ -172,8 +172,8 @@ class ProductSchema(Schema):
         units = [p["unit"] for p in data["packaging"]]
         if len(set(units)) != len(units):
             raise ValidationError("Packaging unit names must be unique.", "packaging")
-        if data.get("base_unit") in units:
-            raise ValidationError("A packaging unit may not be named like the base unit.", "packaging")
+        # That no packaging is named like the base unit is a rule of the catalog
+        # (stock/catalog.py): an update may give one of the two and keep the other.
 
 
 product_schema = ProductSchema()

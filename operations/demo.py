@@ -140,10 +140,12 @@ class Depot:
         for item in batch["batch_items"]:
             if type_ == "V":
                 continue
+            info = self.products[item["product_code"]]
+            per_unit = 1 if item["unit"] == info["unit"] else info["packaging"][item["unit"]]
             key = (warehouse, item["product_code"])
             lot = item.get("lot", "")
             amount, expires = self.lots[key].get(lot, (0, item.get("date_exp", "")))
-            self.lots[key][lot] = (amount + sign * item["amount_base_milli"], expires)
+            self.lots[key][lot] = (amount + sign * item["amount_milli"] * per_unit, expires)
             if not self.lots[key][lot][0]:
                 del self.lots[key][lot]
 

@@ -23,7 +23,7 @@ def create_order(session, caller: Caller, fields: dict) -> None:
     """Import an order document; it starts in state 1 (imported)."""
     # Rules the body alone decides are shape errors: they answer before the key's
     # warehouse and a duplicate document_number (DESIGN §3, order of errors).
-    errors = _check_order_lines(fields)
+    lines, errors = _directed_lines(fields)
     if errors:
         raise Invalid("The order document has invalid items.", {"data": {"items": errors}})
     caller.require_warehouse(fields["id_warehouse"])
@@ -31,7 +31,7 @@ def create_order(session, caller: Caller, fields: dict) -> None:
     with writing(session, [fields["id_warehouse"]]):
         if session.get(OrderDocument, fields["document_number"]) is not None:
             raise Conflict(f"Order document {fields['document_number']!r} exists already.")
-        errors = _check_order_products(session, fields["items"])
+        errors = _check_order_products(session, lines)
         if errors:
             raise Invalid("The order document has invalid items.", {"data": {"items": errors}})
         if fields["id_customer"] and session.get(Customer, fields["id_customer"]) is None:
@@ -50,7 +50,7 @@ def create_order(session, caller: Caller, fields: dict) -> None:
                 amount_ordered_milli=item["amount_ordered_milli"], amount_delivered_milli=0,
                 direction=item["direction"], wplace=json.dumps(item["wplace"]),
                 note=item["meta"]["note"],
-            ) for item in fields["items"]],
+            ) for item in lines],
         ))
         try:
             session.flush()
@@ -59,29 +59,31 @@ def create_order(session, caller: Caller, fields: dict) -> None:
             raise Conflict(f"Order document {fields['document_number']!r} exists already.") from None
 
 
-def _check_order_lines(fields: dict) -> dict[int, dict]:
-    """Errors of the lines by index: item_number unique, direction allowed.
+def _directed_lines(fields: dict) -> tuple[list[dict], dict[int, dict]]:
+    """The lines, each with its direction, and their errors by index: item_number unique, direction allowed.
 
     A line without a direction gets the only allowed one; where both are allowed it must say.
+    The lines are new dicts: the request stays as it came.
     """
     directions = fields["batch_settings"]["allowed_directions"]
-    errors = {}
+    lines, errors = [], {}
     numbers = set()
     for index, item in enumerate(fields["items"]):
         problems = {}
         if item["item_number"] in numbers:
             problems["item_number"] = ["Repeats an item_number of this document."]
         numbers.add(item["item_number"])
-        if "direction" not in item:
+        direction = item.get("direction")
+        if direction is None:
             if len(set(directions)) > 1:
                 problems["direction"] = ["Required when the document allows both directions."]
-            else:
-                item["direction"] = directions[0]
-        elif item["direction"] not in directions:
+            direction = directions[0]
+        elif direction not in directions:
             problems["direction"] = ["Not among the document's allowed_directions."]
         if problems:
             errors[index] = problems
-    return errors
+        lines.append({**item, "direction": direction})
+    return lines, errors
 
 
 def _check_order_products(session, items: list[dict]) -> dict[int, dict]:

@@ -36,10 +36,16 @@ def post_batch(session, caller: Caller, batch: dict, policy: Policy) -> bool:
     """Book a batch a scanner reported. Returns False when it was a retry that booked nothing.
 
     Type R moves stock on one new warehouse document; type V is a count that
-    feeds the stocktaking of its warehouse and day.
+    feeds the stocktaking of its warehouse and day. In this order: the key may
+    write the warehouse (403); the digest of the batch as parsed; under the
+    warehouse's lock, a stored batch of the same number is a retry (same digest:
+    nothing is booked) or a conflict (409); only then the checks of products,
+    units and the order document (422, 409), and the booking.
     """
     settings = batch["batch_settings"]
     caller.require_warehouse(settings["id_warehouse"])
+    # Of the batch as the scanner sent it: the checks below derive amounts into copies,
+    # never into the request, so a retry digests exactly like its first copy.
     digest = batch_digest(batch)
     # Copies racing each other in one warehouse queue on its lock, so the second sees
     # the first; in two warehouses (PostgreSQL) the batches' key decides between them.
@@ -66,7 +72,7 @@ def _is_retry(session, batch_number: int, digest: str) -> bool:
 
 
 def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Policy) -> None:
-    settings, items = batch["batch_settings"], batch["batch_items"]
+    settings = batch["batch_settings"]
     today = date.today()
     business_date = settings.get("date", today)
     is_count = settings["type"] == "V"
@@ -78,7 +84,7 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
         name=settings.get("name", ""), truck=settings.get("truck", 0),
         document_number=settings.get("document_number", ""), content_digest=digest,
     ))
-    products = _check_items(session, items, is_count)
+    products, items = _check_items(session, batch["batch_items"], is_count)
     order = order_for_batch(session, caller, settings, policy)
     if order is not None:
         fill_order(order, settings, items, is_count)
@@ -96,8 +102,11 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
         _book_movement(session, settings, order, items, products, policy, rows)
 
 
-def _check_items(session, items: list[dict], is_count: bool) -> dict[str, dict]:
-    """Product, unit, conversion and lot rules; fills amount_base_milli. Returns the products."""
+def _check_items(session, items: list[dict], is_count: bool) -> tuple[dict[str, dict], list[dict]]:
+    """Product, unit, conversion and lot rules; the products, and the items with amount_base_milli.
+
+    The items returned are new dicts: the request stays as it came.
+    """
     codes = {item["product_code"] for item in items}
     products = {row.product_code: {**row._mapping, "factors": {row.base_unit: SCALE}}
                 for row in session.execute(
@@ -116,7 +125,13 @@ def _check_items(session, items: list[dict], is_count: bool) -> dict[str, dict]:
             errors[index] = {problem[0]: [problem[1]]}
     if errors:
         raise item_errors(errors)
-    return products
+    return products, [{**item, "amount_base_milli": _base_amount(item, products[item["product_code"]])}
+                      for item in items]
+
+
+def _base_amount(item: dict, product: dict) -> int:
+    """The item's amount in the product's base unit, in thousandths (exact: _item_problem checked)."""
+    return item["amount_milli"] * product["factors"][item["unit"]] // SCALE
 
 
 def _item_problem(item: dict, product: dict | None, is_count: bool) -> tuple[str, str] | None:
@@ -135,7 +150,7 @@ def _item_problem(item: dict, product: dict | None, is_count: bool) -> tuple[str
         return "amount", "In base units this has more than 3 decimal places."
     if base >= LIMIT * SCALE:
         return "amount", f"In base units this must be less than {LIMIT}."
-    if item.setdefault("amount_base_milli", base) != base:
+    if item.get("amount_base_milli", base) != base:
         return "amount_base_unit", f"Must equal amount x {from_milli(factor)} = {from_milli(base)}."
     lot = item.get("lot", "")
     if product["lot_level"] == 1 and not lot:

@@ -186,6 +186,16 @@ def test_packaging_unit_differs_from_base_unit(api):
     assert "packaging" in field_errors(r)
 
 
+@pytest.mark.parametrize("change", [{"base_unit": "box"},
+                                    {"packaging": [{"unit": "pc", "amount_base_units": 2}]}])
+def test_an_update_may_not_name_a_packaging_like_the_kept_base_unit(api, change):
+    """The body names one of the two, the product keeps the other: the same rule holds."""
+    create(api, "P1", packaging=[{"unit": "box", "amount_base_units": 6}])
+    before = view(api, "P1")
+    assert "packaging" in field_errors(api.post(url("P1"), change))
+    assert view(api, "P1") == before
+
+
 def test_two_units_of_one_product_may_not_share_a_barcode(api):
     r = api.post("/v1/products/", product("P1", base_unit_barcode="111",
                                           packaging=[{"unit": "box", "amount_base_units": 2, "barcode": "111"}]))

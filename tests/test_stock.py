@@ -1,4 +1,5 @@
-"""The stock module on its own: order states, posting batches, balances, numbers (no HTTP)."""
+"""The stock rules on their own: order states, posting batches, balances, numbers (no HTTP)."""
+import copy
 from datetime import date, datetime, timedelta, timezone
 
 import pytest
@@ -166,7 +167,28 @@ def test_fill_order_lot_lines_first_then_lines_without_lot(session, alice):
     assert order_state(session) == (BATCH_EXISTS, [2000, 2000, 1000])
 
 
+def test_an_order_import_leaves_the_request_as_it_came(session, alice):
+    fields = order_create_schema.load(order("D1", [order_item(1, "P1", 10)], directions=("O",)))
+    sent = copy.deepcopy(fields)
+    create_order(session, alice, fields)
+    assert fields == sent
+    session.rollback()
+    # The line named no direction: it took the only one the document allows.
+    assert [line.direction for line in session.get(OrderDocument, "D1").items] == ["O"]
+
+
 # --- posting batches --------------------------------------------------------------------------
+
+def test_posting_leaves_the_parsed_batch_as_it_came(session, alice):
+    parsed = parsed_batch(1, [item("P1", 2, unit="box"), item("P2", 3)])
+    sent = copy.deepcopy(parsed)
+    assert post_batch(session, alice, parsed, STRICT) is True
+    assert parsed == sent
+    assert balance(session, "P1") == 12000
+    # Posted again as it is, it is a retry: nothing in it moved its digest.
+    assert post_batch(session, alice, parsed, STRICT) is False
+    assert balance(session, "P1") == 12000
+
 
 def test_a_retry_books_nothing_and_other_content_conflicts(session, alice):
     assert post(session, alice, "5", [item("P1", "1.5")], id_warehouse="1") is True
