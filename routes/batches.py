@@ -1,3 +1,4 @@
+"""Batches the scanners report (/v1/batches): add one, view one, filter them."""
 from flask import Blueprint
 
 from routes.access import caller

@@ -1,3 +1,4 @@
+"""Customers (/v1/customers): the list the office's order documents refer to."""
 from flask import Blueprint
 
 from routes.operation import operation

@@ -1,3 +1,4 @@
+"""GET /health: whether the service and its database answer; no key needed."""
 from flask import Blueprint
 from sqlalchemy import text
 

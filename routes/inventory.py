@@ -1,3 +1,4 @@
+"""Book stock and movements (/v1/inventory): the office's filters."""
 from flask import Blueprint
 
 from routes.access import caller

@@ -1,3 +1,4 @@
+"""Order documents (/v1/documents): import, list, view, and acquire one for a scanner."""
 from flask import Blueprint
 
 from routes.access import caller

@@ -1,3 +1,4 @@
+"""Overviews (/v1/overview): latest documents and stocktaking per warehouse, documents per month."""
 from flask import Blueprint
 
 from routes.access import caller

@@ -1,3 +1,4 @@
+"""Products (/v1/products): create, update, list, and the one-product read scanners make all day."""
 from flask import Blueprint
 
 from routes.operation import operation

@@ -1,3 +1,4 @@
+"""Stocktakings (/v1/stocktakings): list them, delete one with its adjustments."""
 from flask import Blueprint
 
 from routes.access import caller

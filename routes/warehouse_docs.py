@@ -1,3 +1,4 @@
+"""Warehouse documents (/v1/docs), the goods-in and goods-out bookings: view one, filter them."""
 from flask import Blueprint
 
 from routes.access import caller
