@@ -11,18 +11,14 @@ from flask_migrate import Migrate
 from sqlalchemy.engine import make_url
 from werkzeug.exceptions import HTTPException
 
-import auth
-import cache
-import cli
-import logs
 import pages
 import routes
-import serving
-import settings
-from db import (checkpoint, configure_postgresql, configure_sqlite, db, postgresql_connect_args, sqlite_file,
-                storage_fault)
-from errors import ServiceError, SettingError, Unavailable
-from operations import backups, upgrades
+from operations import backups, cli, logs, serving, settings, upgrades
+from stock import api_keys
+from stock.errors import ServiceError, SettingError, Unavailable
+from storage import cache
+from storage.db import (checkpoint, configure_postgresql, configure_sqlite, db, postgresql_connect_args,
+                        sqlite_file, storage_fault)
 
 log = logging.getLogger("warehouse")
 migrate = Migrate()
@@ -74,7 +70,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     # The schema is the migrations' business (operations/upgrades.py), never create_all:
     # `flask --app app db current` must see a database as it is.
     migrate.init_app(app, db, directory=upgrades.MIGRATIONS, render_as_batch=True)
-    # A flask command that does not make databases must not make a missing SQLite file (cli.py).
+    # A flask command that does not make databases must not make a missing SQLite file (operations/cli.py).
     cli.open_database_unless_refused(app, lambda: open_database(app, busy_timeout))
 
     # Scanners call /v1/products and /v1/products/ alike; a redirect would be an HTML page.
@@ -169,8 +165,8 @@ def _serve(argv) -> None:
         sys.exit(f"Refusing to start: {refused}")
     with app.app_context():
         try:
-            new_key = auth.bootstrap(db.session, app.config["BOOTSTRAP_API_KEY"])
-        except auth.KeyRefused as refused:
+            new_key = api_keys.bootstrap(db.session, app.config["BOOTSTRAP_API_KEY"])
+        except api_keys.KeyRefused as refused:
             sys.exit(f"Refusing to start: {refused}")
     if new_key:
         logs.audit.info("key 'admin' (admin) created by python app.py: no key existed")

@@ -2,7 +2,7 @@
 
 Every quantity, weight and conversion factor is stored as an integer count of
 thousandths (columns named *_milli): SQLite keeps Numeric as a binary float, and
-a booking must never drift. quantities.py converts at the edges.
+a booking must never drift. stock/quantities.py converts at the edges.
 """
 import datetime as dt
 from typing import Optional
@@ -10,7 +10,7 @@ from typing import Optional
 from sqlalchemy import BigInteger, ForeignKey, Index, String, Text, UniqueConstraint
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
-from db import UtcDateTime, db
+from storage.db import UtcDateTime, db
 
 # Text is compared and sorted by code point on both databases.
 Code = String(200).with_variant(String(200, collation="C"), "postgresql")

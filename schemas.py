@@ -2,7 +2,7 @@
 
 Request schemas load into the names of the models (amounts into *_milli
 integers); response schemas dump from rows or dicts with those names. Shapes
-only: the rules that need the database or the day live in stock.py.
+only: the rules that need the database or the day live in stock/.
 
 The API document (routes/api_description.py) is generated from these schemas.
 A field class whose JSON form marshmallow cannot tell (numbers sent as strings,
@@ -15,7 +15,7 @@ from datetime import date, datetime
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 from marshmallow.utils import get_value
 
-from quantities import NotAQuantity, from_milli, to_milli
+from stock.quantities import NotAQuantity, from_milli, to_milli
 
 DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
 TIMESTAMP_RE = re.compile(r"(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})\.(\d{3})([+-])(\d{2})(\d{2})", re.ASCII)
@@ -172,8 +172,8 @@ class ProductSchema(Schema):
         units = [p["unit"] for p in data["packaging"]]
         if len(set(units)) != len(units):
             raise ValidationError("Packaging unit names must be unique.", "packaging")
-        if data.get("base_unit") in units:
-            raise ValidationError("A packaging unit may not be named like the base unit.", "packaging")
+        # That no packaging is named like the base unit is a rule of the catalog
+        # (stock/catalog.py): an update may give one of the two and keep the other.
 
 
 product_schema = ProductSchema()
@@ -419,7 +419,7 @@ class OrderOutSchema(Schema):
     id_customer = fields.Integer()
     state = fields.Integer()
     expiration_limit = fields.Integer()
-    # Set where the order is read (stock.py): the day of the request + expiration_limit.
+    # Set where the order is read (stock/orders.py): the day of the request + expiration_limit.
     expiration_limit_date = Day()
     batch_settings = fields.Function(lambda order: {
         "allowed_types": order.allowed_types.split(","),

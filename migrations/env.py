@@ -13,7 +13,7 @@ from logging.config import fileConfig
 from alembic import context
 from flask import current_app
 
-from db import WRITE, lock_all_writers
+from storage.db import WRITE, lock_all_writers
 
 config = context.config
 if not logging.getLogger().handlers:

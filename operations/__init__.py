@@ -1,6 +1,12 @@
-"""What the depot's operator runs beside the service: upgrades, backups, the demo depot.
+"""What runs beside the service, and how it runs: the operator's commands, settings, logs, serving.
 
-Commands here work on the storage (db.py) and call the stock rules; nothing
-here answers HTTP. Their click commands live beside them; cli.register adds them to
-`flask --app app`.
+cli.py holds the `flask --app app` commands (keys, customers, products, check,
+demo) and registers those that live beside their work: upgrades.py (migrations,
+`db upgrade`), backups.py (backup and restore), demo.py (a believable depot).
+settings.py reads every setting, logs.py sets up logging and the access line,
+serving.py runs waitress and stops it cleanly.
+
+May import: stock/, storage/, models and schemas (a command loads its input as
+the API does). Nothing here answers HTTP. Only app.py imports this package, but
+for operations.logs.KEY_NAME, which routes/ and pages/ set for the access line.
 """

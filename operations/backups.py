@@ -24,12 +24,10 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
-import cache
-import logs
-import reports
-import settings
-from db import db, sqlite_file
-from operations import upgrades
+from operations import logs, settings, upgrades
+from stock import reports
+from storage import cache
+from storage.db import db, sqlite_file
 
 log = logging.getLogger("warehouse")
 audit = logging.getLogger("warehouse.audit")

@@ -2,8 +2,8 @@
 
 Everything is booked the way the service books it: each product, order and
 scanner batch is written as an API body, checked by the same schema, and
-handed to the same rule function (catalog.create_product, stock.create_order,
-stock.post_batch). So the demo's stock, documents and stocktaking obey every
+handed to the same rule function (catalog.create_product, create_order,
+post_batch). So the demo's stock, documents and stocktaking obey every
 rule a real depot's do, and `flask --app app check` finds them balanced.
 
 The depot is made from a fixed seed relative to today: two warehouses (1 the
@@ -19,12 +19,13 @@ from datetime import date, timedelta
 from flask import current_app
 from sqlalchemy import select
 
-import auth
-import catalog
-import stock
 from models import Batch, OrderDocument, Product, WarehouseDocument
 from operations import upgrades
 from schemas import batch_create_schema, customer_row_schema, order_create_schema, product_schema
+from stock import api_keys, catalog
+from stock.orders import create_order
+from stock.policy import Policy
+from stock.posting import post_batch
 
 DAYS = 90
 SEED = 20261123
@@ -112,8 +113,8 @@ class Depot:
     """What the demo has booked so far, to pick believable amounts and lots."""
 
     session: object
-    caller: auth.Caller
-    policy: stock.Policy
+    caller: api_keys.Caller
+    policy: Policy
     rng: random.Random
     today: date
     batch_number: int = 0
@@ -134,15 +135,17 @@ class Depot:
             settings["document_number"] = document_number
         batch = batch_create_schema.load({"batch_settings": settings, "batch_items": items,
                                           "batch_extras": []})
-        stock.post_batch(self.session, self.caller, batch, self.policy)
+        post_batch(self.session, self.caller, batch, self.policy)
         sign = 1 if direction == "I" else -1
         for item in batch["batch_items"]:
             if type_ == "V":
                 continue
+            info = self.products[item["product_code"]]
+            per_unit = 1 if item["unit"] == info["unit"] else info["packaging"][item["unit"]]
             key = (warehouse, item["product_code"])
             lot = item.get("lot", "")
             amount, expires = self.lots[key].get(lot, (0, item.get("date_exp", "")))
-            self.lots[key][lot] = (amount + sign * item["amount_base_milli"], expires)
+            self.lots[key][lot] = (amount + sign * item["amount_milli"] * per_unit, expires)
             if not self.lots[key][lot][0]:
                 del self.lots[key][lot]
 
@@ -163,8 +166,8 @@ def build(session, today: date | None = None) -> dict:
     """Fill the depot; returns counts of what was made. Raises DemoRefused on a used database."""
     refuse_unless_empty(session)
     today = today or date.today()
-    depot = Depot(session=session, caller=auth.Caller(0, "demo", "admin", None),
-                  policy=stock.Policy(), rng=random.Random(SEED), today=today)
+    depot = Depot(session=session, caller=api_keys.Caller(0, "demo", "admin", None),
+                  policy=Policy(), rng=random.Random(SEED), today=today)
     _customers(session)
     _products(depot)
     start = today - timedelta(days=DAYS)
@@ -245,7 +248,7 @@ def _customer_orders(depot: Depot, day: date, last: bool) -> None:
             continue
         depot.order_number += 1
         number = f"SO-{day:%Y%m%d}-{depot.order_number:04d}"
-        stock.create_order(depot.session, depot.caller, order_create_schema.load({
+        create_order(depot.session, depot.caller, order_create_schema.load({
             "document_number": number, "description": f"Delivery to {customer_name}",
             "id_warehouse": warehouse, "id_customer": customer,
             "batch_settings": {"allowed_types": ["R"], "allowed_directions": ["O"]},
@@ -290,5 +293,5 @@ def _stocktaking(depot: Depot, day: date) -> None:
 
 def office_key(session) -> str:
     """A read key for signing in to the pages of the demo."""
-    return auth.create_key(session, "demo-office", "read")
+    return api_keys.create_key(session, "demo-office", "read")
 

@@ -20,9 +20,8 @@ from flask import current_app
 from flask.cli import with_appcontext
 from sqlalchemy import inspect
 
-import logs
-import settings
-from db import db, sqlite_file
+from operations import logs, settings
+from storage.db import db, sqlite_file
 
 # Services start in any working directory (systemd, a scheduled task): never a relative path.
 MIGRATIONS = os.path.join(os.path.dirname(os.path.dirname(os.path.abspath(__file__))), "migrations")

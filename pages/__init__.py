@@ -2,7 +2,9 @@
 
 Rendered on the server from Jinja templates; every asset is served from
 pages/static, so the pages work without the internet. They read through the
-same functions as the API routes (reports.py, queries.py, stock.py).
+same functions as the API routes (stock/: reports.py, records.py, orders.py).
+
+May import: stock/, storage/, models and operations.logs (KEY_NAME); never routes/.
 """
 from flask import Blueprint
 

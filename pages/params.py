@@ -5,7 +5,7 @@ csv) and the list pages `page` (1 and up).
 """
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
-from errors import Invalid
+from stock.errors import Invalid
 
 Page = lambda: fields.Integer(load_default=1, validate=validate.Range(min=1, max=10**6))  # noqa: E731
 Format = lambda: fields.String(load_default="html", validate=validate.OneOf(["html", "csv"]))  # noqa: E731

@@ -16,12 +16,12 @@ from flask import abort, g, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy import select
 
-import auth
-from db import db, writing
-from errors import Unauthorized
-from logs import KEY_NAME
 from models import ApiKey, ServiceSetting
+from operations.logs import KEY_NAME
 from pages import bp
+from stock import api_keys
+from stock.errors import Unauthorized
+from storage.db import db, writing
 
 SECRET_NAME = "page_session_secret"
 _secret_lock = threading.Lock()
@@ -69,15 +69,15 @@ def kept_secret(session) -> str:
     return value
 
 
-def signed_in_caller() -> auth.Caller | None:
+def signed_in_caller() -> api_keys.Caller | None:
     """The caller of the session's key, or None when there is none or it was revoked."""
     key_id = session.get("key_id")
     if not isinstance(key_id, int):
         return None
     key = db.session.get(ApiKey, key_id)
-    if key is None or key.revoked_at is not None or key.role not in auth.ROLES:
+    if key is None or key.revoked_at is not None or key.role not in api_keys.ROLES:
         return None
-    return auth.Caller(key.id, key.name, key.role, auth.parse_warehouses(key.warehouses))
+    return api_keys.Caller(key.id, key.name, key.role, api_keys.parse_warehouses(key.warehouses))
 
 
 def signed_in(view):
@@ -135,7 +135,7 @@ def login_post():
     """Sign in with an API key of role read or above."""
     check_form_post()
     try:
-        caller = auth.authenticate(db.session, request.form.get("key", "").strip())
+        caller = api_keys.authenticate(db.session, request.form.get("key", "").strip())
         if not caller.has_role("read"):
             raise Unauthorized("This key may not read.")
     except Unauthorized:

@@ -9,18 +9,16 @@ from datetime import date, timedelta
 from flask import Response, g, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
-import catalog
-import queries
-import reports
-import stock
-from db import db
-from errors import Invalid, ServiceError
 from pages import bp
 from pages.chart import monthly_chart
 from pages.params import (documents_query, load_args, movements_query, orders_query, stock_query,
                           stocktakings_query)
 from pages.signin import form_token, signed_in
-from quantities import from_milli
+from stock import catalog, records, reports
+from stock.errors import Invalid, ServiceError
+from stock.orders import list_orders
+from stock.quantities import from_milli
+from storage.db import db
 
 PER_PAGE = {"stock": 100, "documents": 25, "orders": 50, "stocktakings": 10}
 DOCUMENT_DAYS = 7
@@ -129,7 +127,7 @@ def documents():
     filters = {"id_warehouses": warehouses(query), "doc_direction": query["direction"],
                "date_from": date_from, "date_to": date_to}
     if query["format"] == "csv":
-        docs = queries.filter_documents(db.session, g.caller, filters, False)
+        docs = records.filter_documents(db.session, g.caller, filters, False)
         return csv_response("documents", [
             "ufid", "doc_number", "id_warehouse", "direction", "date", "id_customer", "item_number",
             "product_code", "name", "lot", "date_exp", "amount", "unit"], (
@@ -137,7 +135,7 @@ def documents():
              d["id_customer"], i["item_number"], i["product_code"], i["name"], i["lot"], i["date_exp"],
              from_milli(i["amount_base_milli"]), i["unit"]) for d in docs for i in d["wh_doc_items"]))
     size = PER_PAGE["documents"]
-    docs = queries.filter_documents(db.session, g.caller, filters, False, **Pager.fetch(query["page"], size))
+    docs = records.filter_documents(db.session, g.caller, filters, False, **Pager.fetch(query["page"], size))
     customers = {c.id_customer: c.name for c in catalog.list_customers(db.session)}
     return render_template("documents.html", query=query, date_from=date_from, date_to=date_to,
                            customers=customers, pager=Pager(query["page"], size, docs))
@@ -150,7 +148,7 @@ def orders():
     query = load_args(orders_query, request.args)
     customers = {c.id_customer: c.name for c in catalog.list_customers(db.session)}
     if query["format"] == "csv":
-        found = stock.list_orders(db.session, g.caller, query["state"])
+        found = list_orders(db.session, g.caller, query["state"])
         return csv_response("orders", [
             "document_number", "state", "id_warehouse", "id_customer", "customer_name", "item_number",
             "product_code", "lot", "direction", "amount_ordered", "amount_delivered"], (
@@ -158,7 +156,7 @@ def orders():
              i.item_number, i.product_code, i.lot, i.direction, from_milli(i.amount_ordered_milli),
              from_milli(i.amount_delivered_milli)) for o in found for i in o.items))
     size = PER_PAGE["orders"]
-    found = stock.list_orders(db.session, g.caller, query["state"], **Pager.fetch(query["page"], size))
+    found = list_orders(db.session, g.caller, query["state"], **Pager.fetch(query["page"], size))
     return render_template("orders.html", query=query, customers=customers,
                            pager=Pager(query["page"], size, found))
 

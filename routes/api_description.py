@@ -120,7 +120,7 @@ def build_document(app) -> dict:
 
 
 PLACEHOLDER = re.compile(r"<(?:([^:<>]+):)?([^<>]+)>")
-# What each of our path converters (routes/__init__.py) lets through; the rest is 404 from routing.
+# What each of our path converters (routes/converters.py) lets through; the rest is 404 from routing.
 CONVERTED = {"number": {"type": "integer", "minimum": 0, "maximum": 2**63 - 1},
              "code": {"type": "string", "minLength": 1}}
 

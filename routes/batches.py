@@ -1,11 +1,13 @@
+"""Batches the scanners report (/v1/batches): add one, view one, filter them."""
 from flask import Blueprint
 
-import queries
-import stock
-from db import db
-from routes import body_data, caller, load, operation, policy, query_args
-from schemas import (BatchOutSchema, NothingSchema, batch_create_schema, batch_filter_schema,
-                     batch_schema, batches_schema, headers_query_schema, listing, single)
+from routes.access import caller
+from routes.operation import operation, policy, query_args
+from routes.parsing import body_data, load
+from schemas import (BatchOutSchema, NothingSchema, batch_create_schema, batch_filter_schema, batch_schema,
+                     batches_schema, headers_query_schema, listing, single)
+from stock import posting, records
+from storage.db import db
 
 bp = Blueprint("batches", __name__, url_prefix="/v1/batches")
 
@@ -14,7 +16,7 @@ bp = Blueprint("batches", __name__, url_prefix="/v1/batches")
 @operation("read", answer=single(BatchOutSchema, "BatchAnswer"), errors=(404,))
 def view_batch(batch_number):
     """One batch with its settings, items and extras."""
-    return {"item": batch_schema.dump(queries.get_batch(db.session, caller(), batch_number))}
+    return {"item": batch_schema.dump(records.get_batch(db.session, caller(), batch_number))}
 
 
 @bp.post("/")
@@ -22,7 +24,7 @@ def view_batch(batch_number):
 def add_batch():
     """Book what a scanner reported; a retry of the same batch books nothing and answers 201."""
     batch = load(batch_create_schema, body_data(required=True))
-    stock.post_batch(db.session, caller(), batch, policy())
+    posting.post_batch(db.session, caller(), batch, policy())
     return {}, 201
 
 
@@ -33,4 +35,4 @@ def filter_batches():
     """Batches by warehouse, direction, business date, order document and lot level."""
     filters = load(batch_filter_schema, body_data())
     return {"list": batches_schema.dump(
-        queries.filter_batches(db.session, caller(), filters, query_args().get("headers", False)))}
+        records.filter_batches(db.session, caller(), filters, query_args().get("headers", False)))}

@@ -1,9 +1,10 @@
+"""Customers (/v1/customers): the list the office's order documents refer to."""
 from flask import Blueprint
 
-import catalog
-from db import db
-from routes import operation
+from routes.operation import operation
 from schemas import CustomerSchema, customers_schema, listing
+from stock import catalog
+from storage.db import db
 
 bp = Blueprint("customers", __name__, url_prefix="/v1/customers")
 

@@ -1,8 +1,9 @@
+"""GET /health: whether the service and its database answer; no key needed."""
 from flask import Blueprint
 from sqlalchemy import text
 
-from db import db, storage_fault
-from errors import Unavailable
+from stock.errors import Unavailable
+from storage.db import db, storage_fault
 
 bp = Blueprint("health", __name__)
 

@@ -1,10 +1,13 @@
+"""Book stock and movements (/v1/inventory): the office's filters."""
 from flask import Blueprint
 
-import reports
-from db import db
-from routes import body_data, caller, load, operation
-from schemas import (InventoryRowSchema, MovementRowSchema, inventory_filter_schema,
-                     inventory_rows_schema, listing, movement_filter_schema, movement_rows_schema)
+from routes.access import caller
+from routes.operation import operation
+from routes.parsing import body_data, load
+from schemas import (InventoryRowSchema, MovementRowSchema, inventory_filter_schema, inventory_rows_schema,
+                     listing, movement_filter_schema, movement_rows_schema)
+from stock import reports
+from storage.db import db
 
 bp = Blueprint("inventory", __name__, url_prefix="/v1/inventory")
 

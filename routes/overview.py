@@ -1,11 +1,13 @@
+"""Overviews (/v1/overview): latest documents and stocktaking per warehouse, documents per month."""
 from flask import Blueprint
 
-import reports
-from db import db
-from routes import caller, operation, query_args
+from routes.access import caller
+from routes.operation import operation, query_args
 from schemas import (DocsAndStocktakingRowSchema, MonthlyMovementRowSchema,
                      docs_and_stocktaking_query_schema, docs_and_stocktaking_rows_schema, listing,
                      monthly_movement_query_schema, monthly_movement_rows_schema)
+from stock import reports
+from storage.db import db
 
 bp = Blueprint("overview", __name__, url_prefix="/v1/overview")
 

@@ -1,10 +1,13 @@
+"""Products (/v1/products): create, update, list, and the one-product read scanners make all day."""
 from flask import Blueprint
 
-import catalog
-from db import db
-from routes import body_data, cached, load, operation, reader
+from routes.operation import operation
+from routes.parsing import body_data, load
+from routes.reading import cached, reader
 from schemas import (NothingSchema, ProductSchema, listing, product_out, product_schema,
                      product_update_schema, single)
+from stock import catalog
+from storage.db import db
 
 bp = Blueprint("products", __name__, url_prefix="/v1/products")
 

@@ -1,11 +1,12 @@
+"""Stocktakings (/v1/stocktakings): list them, delete one with its adjustments."""
 from flask import Blueprint
 
-import reports
-import stock
-from db import db
-from routes import caller, operation, policy, query_args
+from routes.access import caller
+from routes.operation import operation, policy, query_args
 from schemas import (NothingSchema, StocktakingOutSchema, headers_query_schema, listing,
                      stocktaking_delete_query_schema, stocktakings_schema)
+from stock import reports, stocktaking
+from storage.db import db
 
 bp = Blueprint("stocktakings", __name__, url_prefix="/v1/stocktakings")
 
@@ -23,5 +24,5 @@ def list_stocktakings():
 def delete_stocktaking():
     """Remove a stocktaking and its adjustment documents; book stock returns to what it was."""
     query = query_args()
-    stock.delete_stocktaking(db.session, caller(), query["id_warehouse"], query["date"], policy())
+    stocktaking.delete_stocktaking(db.session, caller(), query["id_warehouse"], query["date"], policy())
     return {}

@@ -14,10 +14,11 @@ from sqlalchemy import create_engine, text
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-import auth  # noqa: E402
 from app import create_app  # noqa: E402
-from db import db  # noqa: E402
+from helpers import add_products, created  # noqa: E402
 from operations.upgrades import upgrade_database  # noqa: E402
+from stock import api_keys  # noqa: E402
+from storage.db import db  # noqa: E402
 
 BACKEND = os.environ.get("WAREHOUSE_TEST_BACKEND", "sqlite")
 PG_URL = os.environ.get("WAREHOUSE_TEST_DATABASE_URL", "")
@@ -140,7 +141,7 @@ def balances_match_documents(request):
     # Asked for here, so that the app is torn down only after the check ran.
     app = request.getfixturevalue("app")
     yield
-    import reports
+    from stock import reports
 
     with app.app_context():
         differences = reports.balance_differences(db.session)
@@ -177,13 +178,48 @@ class Api:
         return self._call("DELETE", path, **kw)
 
 
+class Scanner:
+    """Posts batches over HTTP as a scanner does, each with the next batch number.
+
+    The one builder of batches the test files share; each adds, in a subclass,
+    the short forms of its items and the reads it checks.
+    """
+
+    def __init__(self, api):
+        self.api, self.number = api, 0
+
+    def send(self, type_, direction, items, warehouse=1, number=None, api=None, extras=None, **settings):
+        """Post a batch of item dicts; answer the response and the body sent."""
+        if number is None:
+            self.number += 1
+            number = self.number
+        body = {"batch_settings": {"batch_number": str(number), "id_warehouse": str(warehouse),
+                                   "direction": direction, "type": type_, **settings},
+                "batch_items": list(items)}
+        if extras is not None:
+            body["batch_extras"] = extras
+        return (api or self.api).post("/v1/batches/", body), body
+
+    def book(self, type_, direction, items, **kw):
+        """Post a batch that must be booked (201); answer the body sent."""
+        response, body = self.send(type_, direction, items, **kw)
+        created(response)
+        return body
+
+
+@pytest.fixture
+def known_products(api):
+    """The products of helpers.add_products, for test files whose every test books them."""
+    add_products(api)
+
+
 @pytest.fixture
 def keys(app):
     """One key of each role for all warehouses, and a scanner key limited to warehouse 1."""
     with app.app_context():
-        made = {role: auth.create_key(db.session, role, role) for role in auth.ROLES}
-        made["scan_w1"] = auth.create_key(db.session, "scan_w1", "scan", [1])
-        made["read_w1"] = auth.create_key(db.session, "read_w1", "read", [1])
+        made = {role: api_keys.create_key(db.session, role, role) for role in api_keys.ROLES}
+        made["scan_w1"] = api_keys.create_key(db.session, "scan_w1", "scan", [1])
+        made["read_w1"] = api_keys.create_key(db.session, "read_w1", "read", [1])
         db.session.remove()
     return made
 

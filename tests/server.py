@@ -43,7 +43,7 @@ def database_engine(database_config: dict):
 def hold_writers_lock(database_config: dict):
     """Another writer holding the write lock (SQLite) or every writer's lock (PostgreSQL),
     as a long booking would; returns the function that lets go of it."""
-    from db import lock_all_writers
+    from storage.db import lock_all_writers
 
     engine = database_engine(database_config)
     connection = engine.connect()

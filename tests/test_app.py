@@ -35,9 +35,9 @@ def test_each_request_logs_one_line_with_the_key_name_never_the_key(api, client,
 
 
 def test_the_access_line_of_a_revoked_key_names_it(api, client, keys, session, caplog):
-    import auth
+    from stock import api_keys
 
-    auth.revoke_key(session, "scan")
+    api_keys.revoke_key(session, "scan")
     with caplog.at_level(logging.INFO, logger="warehouse.access"):
         refused = client.get("/v1/products/", headers={"TS-Apikey": keys["scan"]})
         unknown = client.get("/v1/products/", headers={"TS-Apikey": "no-such-key"})

@@ -2,10 +2,10 @@
 import pytest
 from sqlalchemy import select
 
-import auth
-from errors import Conflict, Forbidden, Invalid, Unauthorized
 from helpers import product
 from models import ApiKey
+from stock import api_keys
+from stock.errors import Conflict, Forbidden, Invalid, Unauthorized
 
 ROLE_NAMES = ["read", "scan", "admin", "read_w1", "scan_w1"]
 
@@ -64,7 +64,7 @@ def test_health_ignores_a_wrong_key(client):
 @pytest.mark.parametrize("method, path, data, weakest, status", OPERATIONS)
 @pytest.mark.parametrize("name", ROLE_NAMES)
 def test_each_role_may_do_what_its_rank_allows(api_as, with_product, method, path, data, weakest, status, name):
-    allowed = auth.ROLES.index(name.removesuffix("_w1")) >= auth.ROLES.index(weakest)
+    allowed = api_keys.ROLES.index(name.removesuffix("_w1")) >= api_keys.ROLES.index(weakest)
     r = call(api_as(name), method, path, data)
     if allowed:
         assert r.status_code == status, r.json
@@ -86,7 +86,7 @@ def test_403_comes_before_a_bad_body(api_as, keys):
 
 
 def test_roles_rank_read_scan_admin():
-    read, scan, admin = (auth.Caller(1, r, r, None) for r in auth.ROLES)
+    read, scan, admin = (api_keys.Caller(1, r, r, None) for r in api_keys.ROLES)
     assert read.has_role("read") and not read.has_role("scan") and not read.has_role("admin")
     assert scan.has_role("read") and scan.has_role("scan") and not scan.has_role("admin")
     assert admin.has_role("read") and admin.has_role("scan") and admin.has_role("admin")
@@ -100,19 +100,19 @@ def test_a_limited_key_reads_master_data(api_as, with_product):
 
 
 def test_authenticate_gives_the_warehouses_of_the_key(session, keys):
-    assert auth.authenticate(session, keys["scan_w1"]).warehouses == frozenset({1})
-    assert auth.authenticate(session, keys["scan"]).warehouses is None
+    assert api_keys.authenticate(session, keys["scan_w1"]).warehouses == frozenset({1})
+    assert api_keys.authenticate(session, keys["scan"]).warehouses is None
 
 
 def test_create_key_stores_several_warehouses(session):
-    key = auth.create_key(session, "two", "read", [3, 1, 3])
-    caller = auth.authenticate(session, key)
+    key = api_keys.create_key(session, "two", "read", [3, 1, 3])
+    caller = api_keys.authenticate(session, key)
     assert caller.warehouses == frozenset({1, 3})
     assert session.scalar(select(ApiKey.warehouses).where(ApiKey.name == "two")) == "1,3"
 
 
 def test_a_limited_key_sees_only_its_warehouses():
-    limited = auth.Caller(1, "w", "scan", frozenset({1, 3}))
+    limited = api_keys.Caller(1, "w", "scan", frozenset({1, 3}))
     assert limited.sees(1) and limited.sees(3) and not limited.sees(2)
     assert limited.narrow([]) == [1, 3]
     assert limited.narrow([3, 2]) == [3]
@@ -123,7 +123,7 @@ def test_a_limited_key_sees_only_its_warehouses():
 
 
 def test_an_unlimited_key_sees_every_warehouse():
-    unlimited = auth.Caller(1, "all", "scan", None)
+    unlimited = api_keys.Caller(1, "all", "scan", None)
     assert unlimited.sees(12345)
     assert unlimited.narrow([]) is None
     assert unlimited.narrow([5, 2, 5]) == [2, 5]
@@ -135,7 +135,7 @@ def test_an_unlimited_key_sees_every_warehouse():
 def test_a_revoked_key_is_refused_at_the_next_request(api_as, session):
     reader = api_as("read")
     assert reader.get("/v1/products/").status_code == 200
-    auth.revoke_key(session, "read")
+    api_keys.revoke_key(session, "read")
     r = reader.get("/v1/products/")
     assert r.status_code == 401
     assert r.json["error"]["code"] == "unauthorized"
@@ -143,9 +143,9 @@ def test_a_revoked_key_is_refused_at_the_next_request(api_as, session):
 
 
 def test_revoking_twice_keeps_the_first_time(session, keys):
-    auth.revoke_key(session, "read")
+    api_keys.revoke_key(session, "read")
     first = session.scalar(select(ApiKey.revoked_at).where(ApiKey.name == "read"))
-    auth.revoke_key(session, "read")
+    api_keys.revoke_key(session, "read")
     assert session.scalar(select(ApiKey.revoked_at).where(ApiKey.name == "read")) == first
 
 
@@ -155,7 +155,7 @@ def test_keys_are_stored_only_as_a_hash(session, keys):
     stored = [str(getattr(row, column.key)) for row in rows for column in ApiKey.__table__.columns]
     for key in keys.values():
         assert not any(key in value for value in stored)
-    assert {row.key_hash for row in rows} == {auth.hash_key(key) for key in keys.values()}
+    assert {row.key_hash for row in rows} == {api_keys.hash_key(key) for key in keys.values()}
 
 
 def test_keys_are_long_and_distinct(keys):
@@ -166,13 +166,13 @@ def test_keys_are_long_and_distinct(keys):
 @pytest.mark.parametrize("name, role", [("x", "owner"), ("x", ""), ("", "read"), ("  ", "read")])
 def test_create_key_refuses_a_bad_role_or_name(session, name, role):
     with pytest.raises(Invalid):
-        auth.create_key(session, name, role)
+        api_keys.create_key(session, name, role)
     assert session.scalar(select(ApiKey.id)) is None
 
 
 def test_create_key_refuses_a_taken_name(session, keys):
     with pytest.raises(Conflict):
-        auth.create_key(session, "read", "admin")
+        api_keys.create_key(session, "read", "admin")
 
 
 # --- bootstrap ------------------------------------------------------------------------------
@@ -182,58 +182,58 @@ def key_names(session):
 
 
 def test_bootstrap_without_any_key_issues_one_admin_key(session, client):
-    new_key = auth.bootstrap(session, None)
+    new_key = api_keys.bootstrap(session, None)
     assert new_key
-    assert auth.authenticate(session, new_key).role == "admin"
+    assert api_keys.authenticate(session, new_key).role == "admin"
     assert client.post("/v1/products/", json={"data": product("P1")}, headers={"TS-Apikey": new_key}).status_code == 201
-    assert auth.bootstrap(session, None) is None  # only once
+    assert api_keys.bootstrap(session, None) is None  # only once
     assert len(key_names(session)) == 1
 
 
 def test_bootstrap_issues_nothing_when_keys_exist(session, keys):
-    assert auth.bootstrap(session, None) is None
+    assert api_keys.bootstrap(session, None) is None
     assert len(key_names(session)) == len(keys)
 
 
 def test_bootstrap_issues_nothing_when_every_key_is_revoked(session, keys):
     for name in keys:
-        auth.revoke_key(session, name)
-    assert auth.bootstrap(session, None) is None
+        api_keys.revoke_key(session, name)
+    assert api_keys.bootstrap(session, None) is None
 
 
 def test_configured_key_becomes_the_admin_key_named_bootstrap(session, client, keys):
-    assert auth.bootstrap(session, "configured-secret-key-1") is None
-    caller = auth.authenticate(session, "configured-secret-key-1")
+    assert api_keys.bootstrap(session, "configured-secret-key-1") is None
+    caller = api_keys.authenticate(session, "configured-secret-key-1")
     assert (caller.name, caller.role, caller.warehouses) == ("bootstrap", "admin", None)
     r = client.post("/v1/products/", json={"data": product("P1")}, headers={"TS-Apikey": "configured-secret-key-1"})
     assert r.status_code == 201
 
 
 def test_configured_key_is_not_added_twice(session):
-    auth.bootstrap(session, "configured-secret-key-1")
-    auth.bootstrap(session, "configured-secret-key-1")
+    api_keys.bootstrap(session, "configured-secret-key-1")
+    api_keys.bootstrap(session, "configured-secret-key-1")
     assert key_names(session) == ["bootstrap"]
 
 
 def test_a_changed_configured_key_replaces_the_previous_one(session):
-    auth.bootstrap(session, "configured-secret-key-1")
-    auth.bootstrap(session, "configured-secret-key-2")
-    assert auth.authenticate(session, "configured-secret-key-2").name == "bootstrap"
+    api_keys.bootstrap(session, "configured-secret-key-1")
+    api_keys.bootstrap(session, "configured-secret-key-2")
+    assert api_keys.authenticate(session, "configured-secret-key-2").name == "bootstrap"
     with pytest.raises(Unauthorized):
-        auth.authenticate(session, "configured-secret-key-1")
+        api_keys.authenticate(session, "configured-secret-key-1")
 
 
 def test_a_revoked_configured_key_refuses_to_start(session):
-    auth.bootstrap(session, "configured-secret-key-1")
-    auth.revoke_key(session, "bootstrap")
-    with pytest.raises(auth.KeyRefused, match="revoked"):
-        auth.bootstrap(session, "configured-secret-key-1")
+    api_keys.bootstrap(session, "configured-secret-key-1")
+    api_keys.revoke_key(session, "bootstrap")
+    with pytest.raises(api_keys.KeyRefused, match="revoked"):
+        api_keys.bootstrap(session, "configured-secret-key-1")
     with pytest.raises(Unauthorized):
-        auth.authenticate(session, "configured-secret-key-1")
+        api_keys.authenticate(session, "configured-secret-key-1")
 
 
 def test_a_replaced_configured_key_stays_revoked_when_configured_again(session):
-    auth.bootstrap(session, "configured-secret-key-1")
-    auth.bootstrap(session, "configured-secret-key-2")
-    with pytest.raises(auth.KeyRefused):
-        auth.bootstrap(session, "configured-secret-key-1")
+    api_keys.bootstrap(session, "configured-secret-key-1")
+    api_keys.bootstrap(session, "configured-secret-key-2")
+    with pytest.raises(api_keys.KeyRefused):
+        api_keys.bootstrap(session, "configured-secret-key-1")

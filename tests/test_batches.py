@@ -6,17 +6,14 @@ from decimal import Decimal
 import pytest
 from sqlalchemy import select
 
-from helpers import add_products, batch, created, error_fields, item, order, order_item
+from helpers import batch, created, error_fields, item, order, order_item
 from models import Balance
 
 TODAY = date.today()
 YEAR = TODAY.year
 TS = "2024-05-01T10:00:00.000+0200"
 
-
-@pytest.fixture(autouse=True)
-def products(api):
-    add_products(api)
+pytestmark = pytest.mark.usefixtures("known_products")
 
 
 def post(api, body):

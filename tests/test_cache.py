@@ -1,4 +1,4 @@
-"""cache.py: keys and products kept in memory, forgotten whenever any process writes."""
+"""storage/cache.py: keys and products kept in memory, forgotten whenever any process writes."""
 import os
 import subprocess
 import sys
@@ -9,14 +9,13 @@ from sqlalchemy import create_engine, event, text
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
-import auth
-import cache
-import catalog
-from cache import MAX_AGE, Cache, ChangeMark
-from db import configure_sqlite, db, sqlite_file, writing
 from helpers import product
 from schemas import product_schema
 from server import database_engine
+from stock import api_keys, catalog
+from storage import cache
+from storage.cache import MAX_AGE, Cache, ChangeMark
+from storage.db import configure_sqlite, db, sqlite_file, writing
 
 
 class Loads:
@@ -115,9 +114,9 @@ def test_without_a_mark_every_get_loads():
 
 def test_a_move_in_another_process_is_seen_without_reopening(tmp_path, mark):
     before = mark.read()
-    code = "import sys; from cache import ChangeMark; ChangeMark(sys.argv[1]).move()"
+    code = "import sys; from storage.cache import ChangeMark; ChangeMark(sys.argv[1]).move()"
     subprocess.run([sys.executable, "-c", code, str(tmp_path / "w.db-changes")], check=True,
-                   timeout=60, cwd=os.path.dirname(os.path.abspath(cache.__file__)))
+                   timeout=60, cwd=os.path.dirname(os.path.dirname(os.path.abspath(cache.__file__))))
     assert mark.read() != before
 
 
@@ -161,10 +160,10 @@ def test_a_write_moves_the_mark_after_its_commit_never_before(tmp_path):
 
 def test_a_key_revoked_by_another_process_is_refused_at_the_next_request(live_server, session):
     server = live_server(threads=2)
-    key = auth.create_key(session, "scanner 1", "scan")
+    key = api_keys.create_key(session, "scanner 1", "scan")
     server.api_key = key
     assert server.get("/v1/products/NOPE")[0] == 404  # known key, and now kept in memory
-    auth.revoke_key(session, "scanner 1")  # this pytest process is the other process
+    api_keys.revoke_key(session, "scanner 1")  # this pytest process is the other process
     assert server.get("/v1/products/NOPE")[0] == 401
 
 

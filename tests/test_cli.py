@@ -7,15 +7,14 @@ from decimal import Decimal
 
 import pytest
 
-import auth
-import cli
 from app import create_app
 from conftest import Api
-from db import db
 from helpers import product
-from db import writing
 from models import Balance
+from operations import cli
 from operations.upgrades import upgrade_database
+from stock import api_keys
+from storage.db import db, writing
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 CUSTOMER_HEADER = "id_customer,name,registration_number,tax_id,vat_number,street,city,zip,country\n"
@@ -65,7 +64,7 @@ def test_keys_create_gives_the_role_asked_for(runner, client, role, can_add_prod
 def test_keys_create_with_warehouses(runner, session):
     result = run(runner, "keys", "create", "--name", "w", "--role", "scan", "--warehouses", "2, 1")
     assert result.exit_code == 0, result.output
-    assert auth.authenticate(session, result.stdout.splitlines()[-1]).warehouses == frozenset({1, 2})
+    assert api_keys.authenticate(session, result.stdout.splitlines()[-1]).warehouses == frozenset({1, 2})
 
 
 @pytest.mark.parametrize("args", [

@@ -2,8 +2,8 @@
 import pytest
 
 from helpers import product
-from db import writing
 from models import Balance
+from storage.db import writing
 
 
 @pytest.fixture

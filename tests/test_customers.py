@@ -1,8 +1,8 @@
 """Operation 5: the customer list (read only over HTTP; the CLI imports customers)."""
 import re
 
-from db import writing
 from models import Customer
+from storage.db import writing
 
 
 def add_customers(session, *ids):

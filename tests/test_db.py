@@ -1,9 +1,9 @@
-"""db.py: writes go only through db.writing."""
+"""storage/db.py: writes go only through db.writing."""
 import pytest
 from sqlalchemy import select
 
-from db import UnguardedWrite, writing
 from models import Customer
+from storage.db import UnguardedWrite, writing
 
 
 def test_a_commit_outside_writing_fails_and_keeps_nothing(session):

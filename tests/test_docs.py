@@ -4,17 +4,14 @@ from datetime import date
 
 import pytest
 
-import catalog
-from helpers import add_products, batch, created, error_fields, item, order, order_item
+from helpers import batch, created, error_fields, item, order, order_item
+from stock import catalog
 
 TODAY = date.today()
 YEAR = TODAY.year
 TS = "2024-05-01T10:00:00.000+0200"
 
-
-@pytest.fixture(autouse=True)
-def products(api):
-    add_products(api)
+pytestmark = pytest.mark.usefixtures("known_products")
 
 
 def book(api, number, items, **settings):

@@ -4,17 +4,14 @@ from datetime import date, datetime, timedelta, timezone
 import pytest
 from sqlalchemy import update
 
-import catalog
-from helpers import add_products, batch, created, error_fields, item, order, order_item
-from db import writing
+from helpers import batch, created, error_fields, item, order, order_item
 from models import OrderDocument
+from stock import catalog
+from storage.db import writing
 
 TODAY = date.today()
 
-
-@pytest.fixture(autouse=True)
-def products(api):
-    add_products(api)
+pytestmark = pytest.mark.usefixtures("known_products")
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from collections import Counter
 from decimal import Decimal
 
 from app import create_app
-from db import db
 from server import batch_body, query
+from storage.db import db
 
 PRODUCTS = ("P1", "P2", "P3", "P4")
 THREADS = 6

@@ -4,9 +4,9 @@ import logging
 
 import pytest
 
-import auth
-from db import db
 from helpers import product
+from stock import api_keys
+from storage.db import db
 
 
 def assert_error(r, status, code):
@@ -29,7 +29,7 @@ def raw_post(client, key, path, data, content_type="application/json"):
 
 def admin_key(app):
     with app.app_context():
-        key = auth.create_key(db.session, "admin", "admin")
+        key = api_keys.create_key(db.session, "admin", "admin")
         db.session.remove()
     return key
 

@@ -21,11 +21,11 @@ from sqlalchemy.engine import make_url
 
 from app import create_app
 from conftest import BACKEND
-from db import db, storage_fault
-from errors import StorageFull, Unavailable
 from helpers import batch, item, product
 from operations.upgrades import upgrade_database
 from server import batch_body, hold_writers_lock, query
+from stock.errors import StorageFull, Unavailable
+from storage.db import db, storage_fault
 
 MAX_BATCHES = 400  # a bound on the posts that fill the disk
 FILL_BUDGET = 60.0  # seconds
@@ -72,8 +72,8 @@ def impatient_app(database_config):
 
 def test_a_lock_not_granted_in_time_is_503_with_retry_after_and_books_nothing(impatient_app, database_config):
     with impatient_app.app_context():
-        import auth
-        key = auth.create_key(db.session, "scanner", "admin")
+        from stock import api_keys
+        key = api_keys.create_key(db.session, "scanner", "admin")
         db.session.remove()
     client = impatient_app.test_client()
     headers = {"TS-Apikey": key}
@@ -159,8 +159,8 @@ def small_disk(tmp_path):
         with db.engine.connect() as connection:
             limit["pages"] = connection.exec_driver_sql("PRAGMA page_count").scalar() + 300
         db.engine.dispose()
-        import auth
-        key = auth.create_key(db.session, "admin", "admin")
+        from stock import api_keys
+        key = api_keys.create_key(db.session, "admin", "admin")
         db.session.remove()
 
     def free_room():

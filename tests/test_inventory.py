@@ -3,31 +3,25 @@ from decimal import Decimal
 
 import pytest
 
-import catalog
+from conftest import Scanner
 from helpers import product
-from db import writing
 from models import Balance
+from stock import catalog
+from storage.db import writing
 
 
 BASE_UNITS = {"P1": "pc", "L1": "kg", "BOX": "pc"}
 
 
-class Depot:
-    """Posts batches over HTTP (items: code, amount[, lot[, unit]]) and reads the reports."""
+class Depot(Scanner):
+    """Books batches (items: code, amount[, lot[, unit]]) and reads the reports."""
 
-    def __init__(self, api):
-        self.api, self.number = api, 0
-
-    def booked(self, type_, direction, items, day="2026-03-02", warehouse=1, **settings):
-        self.number += 1
-        body = {"batch_settings": {"batch_number": str(self.number), "id_warehouse": str(warehouse),
-                                   "direction": direction, "type": type_, "date": day, **settings},
-                "batch_items": [{"product_code": code, "amount": amount, "unit": unit, "lot": lot,
-                                 "timestamp_client": "2026-03-02T08:00:00.000+0100"}
-                                for code, amount, lot, unit in
-                                (item + ("", BASE_UNITS[item[0]])[len(item) - 2:] for item in items)]}
-        r = self.api.post("/v1/batches/", body)
-        assert r.status_code == 201, r.json
+    def booked(self, type_, direction, items, day="2026-03-02", **kw):
+        self.book(type_, direction, [{"product_code": code, "amount": amount, "unit": unit, "lot": lot,
+                                      "timestamp_client": "2026-03-02T08:00:00.000+0100"}
+                                     for code, amount, lot, unit in
+                                     (item + ("", BASE_UNITS[item[0]])[len(item) - 2:] for item in items)],
+                  date=day, **kw)
         return self.number
 
     def receive(self, *items, **kw):

@@ -1,4 +1,4 @@
-"""logs.py: the access line of the real server, and what it does with odd paths."""
+"""operations/logs.py: the access line of the real server, and what it does with odd paths."""
 import getpass
 import logging
 import os

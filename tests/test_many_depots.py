@@ -23,16 +23,17 @@ import pytest
 from sqlalchemy import create_engine, insert, text
 from sqlalchemy.orm import Session
 
-import catalog
-import stock
-from auth import Caller
 from conftest import BACKEND
-from db import writing
-from errors import Conflict
 from helpers import batch, item, product
 from models import Batch
 from schemas import batch_create_schema, product_schema
 from server import REPO, LiveServer, batch_body, database_engine, query, server_url
+from stock import catalog
+from stock.api_keys import Caller
+from stock.errors import Conflict
+from stock.policy import Policy
+from stock.posting import post_batch
+from storage.db import writing
 from test_concurrency import create_products, run_threads
 
 WAREHOUSES = (1, 2, 3, 4)
@@ -228,9 +229,9 @@ def test_a_batch_number_taken_meanwhile_in_another_warehouse_is_a_conflict(sessi
     def post_in_warehouse_2():
         with Session(engine) as other:
             try:
-                outcome["booked"] = stock.post_batch(
+                outcome["booked"] = post_batch(
                     other, admin, batch_create_schema.load(batch(5, [item("P1", 1)], id_warehouse="2")),
-                    stock.Policy())
+                    Policy())
             except Exception as error:  # noqa: BLE001 - handed to the test below
                 outcome["error"] = error
 

@@ -17,10 +17,10 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
 
 from conftest import BACKEND, PG_URL, SHARED_SERVER_BUSY_TIMEOUT
-from db import db
 from operations import upgrades
 from operations.upgrades import UpgradeRefused, upgrade_database
 from server import free_port, query, server_url
+from storage.db import db
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 # The last commit of the release before migrations: its create_all made today's depots' databases.

@@ -1,20 +1,16 @@
 """Operations 19-20: the documents-and-stocktaking overview and the monthly movement (DESIGN §9)."""
 import pytest
 
+from conftest import Scanner
 from helpers import product
 
 
-class Depot:
-    def __init__(self, api):
-        self.api, self.number = api, 0
+class Depot(Scanner):
+    """Books one line of P1 a batch, on the day given, and reads the overviews."""
 
     def booked(self, type_, direction, day, warehouse=1, amount=1):
-        self.number += 1
-        body = {"batch_settings": {"batch_number": str(self.number), "id_warehouse": str(warehouse),
-                                   "direction": direction, "type": type_, "date": day},
-                "batch_items": [{"product_code": "P1", "amount": amount, "unit": "pc"}]}
-        r = self.api.post("/v1/batches/", body)
-        assert r.status_code == 201, r.json
+        self.book(type_, direction, [{"product_code": "P1", "amount": amount, "unit": "pc"}],
+                  warehouse=warehouse, date=day)
 
     def receive(self, day, **kw):
         self.booked("R", "I", day, **kw)

@@ -9,11 +9,12 @@ from datetime import date, timedelta
 
 import pytest
 
-import auth
 from app import create_app
-from db import db
+from conftest import Scanner
 from helpers import created, order, order_item, product
 from models import ServiceSetting
+from stock import api_keys
+from storage.db import db
 
 TODAY = date.today()
 
@@ -38,19 +39,12 @@ def csv_rows(response) -> list[dict]:
     return list(csv.DictReader(io.StringIO(response.get_data(as_text=True))))
 
 
-class Depot:
-    """Books batches over the API for the pages to show."""
+class Depot(Scanner):
+    """Books batches (items: code, amount, unit, lot) for the pages to show."""
 
-    def __init__(self, api):
-        self.api, self.number = api, 0
-
-    def book(self, direction, items, days_ago=0, warehouse=1, type_="R", **settings):
-        self.number += 1
-        created(self.api.post("/v1/batches/", {
-            "batch_settings": {"batch_number": str(self.number), "id_warehouse": str(warehouse),
-                               "direction": direction, "type": type_, "date": day(days_ago), **settings},
-            "batch_items": [{"product_code": code, "amount": str(amount), "unit": unit, "lot": lot}
-                            for code, amount, unit, lot in items]}))
+    def booked(self, direction, items, days_ago=0, type_="R", **kw):
+        self.book(type_, direction, [{"product_code": code, "amount": str(amount), "unit": unit, "lot": lot}
+                                     for code, amount, unit, lot in items], date=day(days_ago), **kw)
 
 
 @pytest.fixture
@@ -60,11 +54,11 @@ def depot(api):
                  product("SOAP", name="Liquid soap")):
         created(api.post("/v1/products/", body))
     depot = Depot(api)
-    depot.book("I", [("MILK-1L", 40, "pc", ""), ("CHEESE", "2.5", "kg", "L1"), ("CHEESE", 3, "kg", "L2")],
+    depot.booked("I", [("MILK-1L", 40, "pc", ""), ("CHEESE", "2.5", "kg", "L1"), ("CHEESE", 3, "kg", "L2")],
                days_ago=20)
-    depot.book("I", [("MILK-1L", 10, "pc", ""), ("SOAP", 6, "pc", "")], days_ago=2)
-    depot.book("O", [("MILK-1L", 5, "pc", "")], days_ago=1)
-    depot.book("I", [("SOAP", 7, "pc", "")], days_ago=1, warehouse=2)
+    depot.booked("I", [("MILK-1L", 10, "pc", ""), ("SOAP", 6, "pc", "")], days_ago=2)
+    depot.booked("O", [("MILK-1L", 5, "pc", "")], days_ago=1)
+    depot.booked("I", [("SOAP", 7, "pc", "")], days_ago=1, warehouse=2)
     return depot
 
 
@@ -98,7 +92,7 @@ def test_any_key_of_role_read_or_above_signs_in(client, keys, role):
 
 
 def test_an_unknown_or_revoked_key_is_refused(client, keys, session):
-    auth.revoke_key(session, "scan")
+    api_keys.revoke_key(session, "scan")
     for key in ("not-a-key", keys["scan"], ""):
         response = sign_in(client, key)
         assert response.status_code == 401
@@ -134,7 +128,7 @@ def test_signing_in_starts_a_fresh_session(client, keys):
 
 def test_a_revoked_key_is_signed_out_at_its_next_page(office, session):
     assert office.get("/orders").status_code == 200
-    auth.revoke_key(session, "read")
+    api_keys.revoke_key(session, "read")
     response = office.get("/orders")
     assert response.status_code == 302
     assert response.headers["Location"].startswith("/login")
@@ -300,7 +294,7 @@ def test_a_bad_filter_is_named_and_shows_nothing_else(office, query, field):
 def test_orders_by_state_with_ordered_and_delivered(depot, office, api):
     created(api.post("/v1/documents/", order("SO-1", directions=("O",), items=[order_item(1, "MILK-1L", 8)])))
     created(api.post("/v1/documents/", order("SO-2", directions=("O",), items=[order_item(1, "SOAP", 2)])))
-    depot.book("O", [("MILK-1L", 3, "pc", "")], document_number="SO-1")
+    depot.booked("O", [("MILK-1L", 3, "pc", "")], document_number="SO-1")
     html = office.get("/orders?state=3").get_data(as_text=True)
     assert "SO-1" in html and "SO-2" not in html
     rows = csv_rows(office.get("/orders?format=csv"))
@@ -309,7 +303,7 @@ def test_orders_by_state_with_ordered_and_delivered(depot, office, api):
 
 
 def test_stocktakings_show_counts_against_the_books(depot, office):
-    depot.book("I", [("MILK-1L", 43, "pc", ""), ("SOAP", 6, "pc", "")], days_ago=0, type_="V")
+    depot.booked("I", [("MILK-1L", 43, "pc", ""), ("SOAP", 6, "pc", "")], days_ago=0, type_="V")
     html = office.get("/stocktakings").get_data(as_text=True)
     assert html.count('class="differs"') == 1
     rows = csv_rows(office.get("/stocktakings?format=csv"))
@@ -320,8 +314,8 @@ def test_stocktakings_show_counts_against_the_books(depot, office):
 def test_stocktakings_are_paged(depot, office, monkeypatch):
     from pages import views
 
-    depot.book("I", [("SOAP", 6, "pc", "")], days_ago=3, type_="V")
-    depot.book("I", [("SOAP", 7, "pc", "")], days_ago=0, type_="V", warehouse=2)
+    depot.booked("I", [("SOAP", 6, "pc", "")], days_ago=3, type_="V")
+    depot.booked("I", [("SOAP", 7, "pc", "")], days_ago=0, type_="V", warehouse=2)
     monkeypatch.setitem(views.PER_PAGE, "stocktakings", 1)
     first = office.get("/stocktakings").get_data(as_text=True)
     second = office.get("/stocktakings?page=2").get_data(as_text=True)

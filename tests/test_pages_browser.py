@@ -12,7 +12,7 @@ import shutil
 import pytest
 from playwright.sync_api import expect, sync_playwright
 
-import auth
+from stock import api_keys
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -138,7 +138,7 @@ def test_a_revoked_key_is_signed_out_at_its_next_page(page, demo_depot, session)
     sign_in(page, demo_depot[1])
     page.get_by_role("link", name="Orders", exact=True).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Orders")
-    auth.revoke_key(session, "demo-office")
+    api_keys.revoke_key(session, "demo-office")
     page.get_by_role("link", name="Stocktakings", exact=True).click()
     expect(page).to_have_url(re.compile(r"/login\?next=/stocktakings"))
     page.get_by_label("Key").fill(demo_depot[1])

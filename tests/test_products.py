@@ -5,11 +5,11 @@ from urllib.parse import quote
 
 import pytest
 
-import catalog
 from helpers import product
-from db import writing
 from models import Balance
 from schemas import product_schema
+from stock import catalog
+from storage.db import writing
 
 DEFAULTS = {
     "active": 1, "category": 0, "lot_level": 0, "packaging": [], "weight_brutto": 0,
@@ -184,6 +184,16 @@ def test_packaging_unit_names_are_unique(api):
 def test_packaging_unit_differs_from_base_unit(api):
     r = api.post("/v1/products/", product("P1", packaging=[{"unit": "pc", "amount_base_units": 2}]))
     assert "packaging" in field_errors(r)
+
+
+@pytest.mark.parametrize("change", [{"base_unit": "box"},
+                                    {"packaging": [{"unit": "pc", "amount_base_units": 2}]}])
+def test_an_update_may_not_name_a_packaging_like_the_kept_base_unit(api, change):
+    """The body names one of the two, the product keeps the other: the same rule holds."""
+    create(api, "P1", packaging=[{"unit": "box", "amount_base_units": 6}])
+    before = view(api, "P1")
+    assert "packaging" in field_errors(api.post(url("P1"), change))
+    assert view(api, "P1") == before
 
 
 def test_two_units_of_one_product_may_not_share_a_barcode(api):

@@ -3,7 +3,7 @@ from decimal import Decimal
 
 import pytest
 
-from quantities import NotAQuantity, from_milli, to_milli
+from stock.quantities import NotAQuantity, from_milli, to_milli
 
 
 @pytest.mark.parametrize("value, milli", [

@@ -1,25 +1,26 @@
-"""reports.py on its own: the read functions and the balance check, without HTTP."""
+"""stock/reports.py on its own: the read functions and the balance check, without HTTP."""
 from contextlib import contextmanager
 from datetime import date
 
 import pytest
 from sqlalchemy import delete, event
 
-import catalog
-import reports
-import stock
-from auth import Caller
 from helpers import product
-from db import writing
 from models import Balance
 from schemas import batch_create_schema, product_schema
+from stock import catalog, reports
+from stock.api_keys import Caller
+from stock.policy import Policy
+from stock.posting import post_batch
+from stock.stocktaking import delete_stocktaking
+from storage.db import writing
 
 EVERYWHERE = Caller(1, "test", "admin", None)
 ONLY_W1 = Caller(2, "test_w1", "read", frozenset({1}))
 
 
 class Book:
-    """Posts batches through stock.post_batch, as the route would after parsing."""
+    """Posts batches through post_batch, as the route would after parsing."""
 
     def __init__(self, session):
         self.session, self.number = session, 0
@@ -31,7 +32,7 @@ class Book:
                                "direction": direction, "type": type_, "date": day},
             "batch_items": [{"product_code": code, "amount": amount, "unit": "pc", "lot": lot}
                             for code, amount, lot in (item + ("",) * (3 - len(item)) for item in items)]})
-        assert stock.post_batch(self.session, EVERYWHERE, batch, stock.Policy())
+        assert post_batch(self.session, EVERYWHERE, batch, Policy())
 
     def receive(self, *items, **kw):
         self.post("R", "I", items, **kw)
@@ -215,7 +216,7 @@ def test_no_differences_after_movements_counts_and_deletes(book, session):
     book.ship(("P1", "2.5"))
     book.count(("P1", 9), ("L1", 1, "A"), ("L1", 2, "B"))
     book.count(("P1", 3), day="2026-03-05")
-    stock.delete_stocktaking(session, EVERYWHERE, 1, date(2026, 3, 2), stock.Policy())
+    delete_stocktaking(session, EVERYWHERE, 1, date(2026, 3, 2), Policy())
     assert reports.balance_differences(session) == []
 
 

@@ -1,4 +1,4 @@
-"""serving.py: what waitress refuses before the app sees it is answered in the JSON error shape."""
+"""operations/serving.py: what waitress refuses before the app sees it is answered in the JSON error shape."""
 import json
 import socket
 

@@ -1,15 +1,15 @@
-"""settings.py: yes/no settings mean what they say, and a bad value stops the start naming it."""
+"""operations/settings.py: yes/no settings mean what they say, and a bad value stops the start naming it."""
 import os
 import subprocess
 import sys
 
 import pytest
 
-import auth
-import settings
-from db import db
-from errors import SettingError
 from helpers import batch, created, item, product
+from operations import settings
+from stock import api_keys
+from stock.errors import SettingError
+from storage.db import db
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
@@ -29,7 +29,7 @@ def app_with(make_app, monkeypatch):
 def ship_more_than_stock(app):
     """Status of a goods-out of 5 P1 when none is in stock."""
     with app.app_context():
-        key = auth.create_key(db.session, "admin", "admin")
+        key = api_keys.create_key(db.session, "admin", "admin")
         db.session.remove()
     client = app.test_client()
     headers = {"TS-Apikey": key}

@@ -3,36 +3,23 @@ from decimal import Decimal
 
 import pytest
 
-import auth
-from db import db
+from conftest import Scanner
 from helpers import product
+from stock import api_keys
+from storage.db import db
 
 DAY = "2026-03-02"
 LATER = "2026-03-09"
 
 
-class Depot:
-    """Posts batches over HTTP with fresh batch numbers, and reads stock and stocktakings."""
+class Depot(Scanner):
+    """Books batches (items: code, amount[, lot]) in pieces, and reads stock and stocktakings."""
 
-    def __init__(self, api):
-        self.api, self.number = api, 0
-
-    def batch(self, type_, direction, items, day=DAY, warehouse=1, number=None, api=None):
-        if number is None:
-            self.number += 1
-            number = self.number
-        body = {"batch_settings": {"batch_number": str(number), "id_warehouse": str(warehouse),
-                                   "direction": direction, "type": type_, "date": day},
-                "batch_items": [{"product_code": code, "amount": amount, "unit": "pc", "lot": lot}
-                                for code, amount, lot in (item + ("",) * (3 - len(item)) for item in items)],
-                "batch_extras": []}
-        r = (api or self.api).post("/v1/batches/", body)
-        return r, body
-
-    def booked(self, type_, direction, items, **kw):
-        r, body = self.batch(type_, direction, items, **kw)
-        assert r.status_code == 201, r.json
-        return body
+    def booked(self, type_, direction, items, day=DAY, **kw):
+        return self.book(type_, direction, [{"product_code": code, "amount": amount, "unit": "pc", "lot": lot}
+                                            for code, amount, lot in (item + ("",) * (3 - len(item))
+                                                                      for item in items)],
+                         date=day, extras=[], **kw)
 
     def receive(self, *items, **kw):
         return self.booked("R", "I", items, **kw)
@@ -379,7 +366,7 @@ def test_delete_needs_an_admin_key(depot, api_as):
 
 def test_a_key_limited_to_one_warehouse_may_not_delete_in_another(app, depot, api_as):
     with app.app_context():
-        key = auth.create_key(db.session, "admin_w1", "admin", [1])
+        key = api_keys.create_key(db.session, "admin_w1", "admin", [1])
         db.session.remove()
     depot.count(("P1", 1), warehouse=1)
     depot.count(("P1", 2), warehouse=2)

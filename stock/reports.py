@@ -1,6 +1,6 @@
 """Reading stocktakings, inventory, movements and overviews; checking balances.
 
-Plain functions on a session, like queries.py: each answer takes a fixed number
+Plain functions on a session, like records.py: each answer takes a fixed number
 of statements. Inventory comes from the balances kept at every posting, never
 from summing history; only the balance check sums history, on purpose.
 """
@@ -11,10 +11,10 @@ from itertools import groupby
 from sqlalchemy import case, func, or_, select, tuple_
 from sqlalchemy.orm import aliased
 
-from auth import Caller
 from models import (Balance, Customer, Product, Stocktaking, StocktakingItem, WarehouseDocument,
                     WarehouseDocumentItem)
-from queries import in_warehouses, within
+from stock.api_keys import Caller
+from stock.records import in_warehouses, within
 
 
 # --- stocktakings ---------------------------------------------------------------------------

@@ -6,7 +6,7 @@ the setting, never fall back to a default or read "no" as yes.
 """
 import os
 
-from errors import SettingError
+from stock.errors import SettingError
 
 YES = ("1", "true", "yes", "on")
 NO = ("0", "false", "no", "off")

@@ -7,9 +7,9 @@ from itertools import groupby
 
 from sqlalchemy import exists, select
 
-from auth import Caller
-from errors import NotFound
 from models import Batch, BatchExtra, BatchItem, Product, WarehouseDocument, WarehouseDocumentItem
+from stock.api_keys import Caller
+from stock.errors import NotFound
 
 
 def in_warehouses(query, column, warehouses: list[int] | None):

@@ -11,16 +11,12 @@ from flask.cli import AppGroup, FlaskGroup, with_appcontext
 from marshmallow import ValidationError
 from sqlalchemy.engine import make_url
 
-import auth
-import catalog
-import logs
-import reports
-import settings
-from db import db, sqlite_file
-from errors import ServiceError
-from operations import backups, upgrades
-from quantities import from_milli
+from operations import backups, logs, settings, upgrades
 from schemas import customer_row_schema, product_schema
+from stock import api_keys, catalog, reports
+from stock.errors import ServiceError
+from stock.quantities import from_milli
+from storage.db import db, sqlite_file
 
 keys = AppGroup("keys", help="Issue, list and revoke API keys.")
 customers = AppGroup("customers", help="Load customers from a CSV file.")
@@ -143,7 +139,7 @@ def audit(message: str, *args) -> None:
 
 @keys.command("create")
 @click.option("--name", required=True)
-@click.option("--role", required=True, type=click.Choice(auth.ROLES))
+@click.option("--role", required=True, type=click.Choice(api_keys.ROLES))
 @click.option("--warehouses", default="", help="Comma-separated warehouse ids; all when left out.")
 def create_key(name, role, warehouses):
     """Issue a key; it is printed once, alone on the last line."""
@@ -152,7 +148,7 @@ def create_key(name, role, warehouses):
     except ValueError:
         fail("--warehouses takes warehouse numbers separated by commas, e.g. 1,2")
     try:
-        key = auth.create_key(db.session, name, role, ids)
+        key = api_keys.create_key(db.session, name, role, ids)
     except ServiceError as error:
         fail(error.message)
     audit("key %r (%s, warehouses %s) created", name, role, ids or "all")
@@ -163,7 +159,7 @@ def create_key(name, role, warehouses):
 @keys.command("list")
 def list_keys():
     """Names, roles, warehouses and state of every key (never the key itself)."""
-    for key in auth.list_keys(db.session):
+    for key in api_keys.list_keys(db.session):
         state = f"revoked {key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "active"
         click.echo(f"{key.name}\t{key.role}\t{key.warehouses or 'all'}\t{state}")
 
@@ -173,7 +169,7 @@ def list_keys():
 def revoke_key(name):
     """Revoke a key by name; it stops working at the next request."""
     try:
-        auth.revoke_key(db.session, name)
+        api_keys.revoke_key(db.session, name)
     except ServiceError as error:
         fail(error.message)
     audit("key %r revoked", name)

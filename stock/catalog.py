@@ -2,9 +2,9 @@
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from db import reading, writing
-from errors import Conflict, Invalid, NotFound, ServiceError
 from models import Balance, Customer, Packaging, Product
+from stock.errors import Conflict, Invalid, NotFound, ServiceError
+from storage.db import reading, writing
 
 PRODUCT_COLUMNS = (
     Product.product_code, Product.name, Product.active, Product.base_unit,
@@ -97,6 +97,8 @@ def import_products(session, rows: list[tuple[int, dict]], refused: dict | None 
 
 
 def _create(session, fields: dict) -> None:
+    # The body alone decides it here: answered before whether the product exists.
+    _refuse_packaging_named_like_base(fields["base_unit"], [p["unit"] for p in fields["packaging"]])
     if session.get(Product, fields["product_code"]) is not None:
         raise Conflict(f"Product {fields['product_code']!r} exists already.")
     product = Product(product_code=fields["product_code"])
@@ -117,9 +119,7 @@ def _apply(session, product: Product, fields: dict) -> None:
     base_unit = fields.get("base_unit", product.base_unit)
     units = [p["unit"] for p in fields["packaging"]] if "packaging" in fields \
         else [p.unit for p in product.packaging]
-    if base_unit in units:
-        raise Invalid("A packaging unit may not be named like the base unit.",
-                      {"data": {"packaging": ["A packaging unit is named like the base unit."]}})
+    _refuse_packaging_named_like_base(base_unit, units)
     changes_stock_meaning = any(
         key in fields and fields[key] != getattr(product, key) for key in ("base_unit", "lot_level")
     )
@@ -138,6 +138,13 @@ def _apply(session, product: Product, fields: dict) -> None:
                       barcode=p["barcode"])
             for i, p in enumerate(fields["packaging"], start=1)
         )
+
+
+def _refuse_packaging_named_like_base(base_unit: str, units: list[str]) -> None:
+    """A scanned unit must name one conversion: the base unit, or one packaging."""
+    if base_unit in units:
+        message = "A packaging unit may not be named like the base unit."
+        raise Invalid(message, {"data": {"packaging": [message]}})
 
 
 def _has_stock(session, product_code: str) -> bool:

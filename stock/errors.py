@@ -63,3 +63,10 @@ class StorageFull(ServiceError):
 class SettingError(click.ClickException):
     """A setting that does not parse. A ClickException, so that `flask` commands print it
     as one line and exit 1; `python app.py` prints it and exits too."""
+
+
+def item_errors(errors: dict[int, dict]) -> Invalid:
+    first = next(iter(errors.values()))
+    message = next(iter(first.values()))[0]
+    return Invalid(f"{len(errors)} batch item(s) refused, e.g.: {message}",
+                   {"data": {"batch_items": errors}})

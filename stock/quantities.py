@@ -6,7 +6,7 @@ ASCII_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", 
 PLACES = 3
 SCALE = 1000
 # Keeps every amount within 15 significant digits (exact as a JSON double) and
-# far from the 64-bit limit of the columns (stock.py applies it again after a
+# far from the 64-bit limit of the columns (stock/posting.py applies it again after a
 # unit conversion).
 LIMIT = 10**12
 

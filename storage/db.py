@@ -13,8 +13,8 @@ from sqlalchemy import DateTime, TypeDecorator, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, scoped_session
 
-import cache
-from errors import ServiceError, StorageFull, Unavailable
+from stock.errors import ServiceError, StorageFull, Unavailable
+from storage import cache
 
 
 class Base(DeclarativeBase):
@@ -181,7 +181,7 @@ def writing(session, warehouses=None):
       1. the service lock (shared for warehouses, exclusive for None),
       2. the warehouses' locks, in ascending id,
       3. the rows the rules change (only writers holding 2. change a warehouse's rows),
-      4. the numbering counters, last and as briefly as possible (stock.new_document).
+      4. the numbering counters, last and as briefly as possible (stock/balances.py new_document).
     On SQLite the file has one write lock: BEGIN IMMEDIATE, one writer at a time.
 
     A read transaction still open is ended first (on SQLite the new one must start

@@ -1,11 +1,14 @@
+"""Order documents (/v1/documents): import, list, view, and acquire one for a scanner."""
 from flask import Blueprint
 
-import stock
-from db import db
-from routes import body_data, caller, load, operation, policy, query_args
+from routes.access import caller
+from routes.operation import operation, policy, query_args
+from routes.parsing import body_data, load
 from schemas import (NothingSchema, OrderAcquireSchema, OrderOutSchema, OrderViewSchema, listing,
-                     order_acquire_schema, order_create_schema, order_list_query_schema,
-                     order_view_schema, orders_list_schema, single)
+                     order_acquire_schema, order_create_schema, order_list_query_schema, order_view_schema,
+                     orders_list_schema, single)
+from stock import orders
+from storage.db import db
 
 bp = Blueprint("documents", __name__, url_prefix="/v1/documents")
 
@@ -15,7 +18,7 @@ bp = Blueprint("documents", __name__, url_prefix="/v1/documents")
 def list_orders():
     """Order documents by document_number, optionally only those in one state."""
     state = query_args().get("state")
-    return {"list": orders_list_schema.dump(stock.list_orders(db.session, caller(), state))}
+    return {"list": orders_list_schema.dump(orders.list_orders(db.session, caller(), state))}
 
 
 @bp.get("/acquire/<code:document_number>")
@@ -23,19 +26,19 @@ def list_orders():
 def acquire_order(document_number):
     """Take an order document for this key's scanner (state 2)."""
     return {"item": order_acquire_schema.dump(
-        stock.acquire_order(db.session, caller(), document_number, policy()))}
+        orders.acquire_order(db.session, caller(), document_number, policy()))}
 
 
 @bp.get("/<code:document_number>")
 @operation("read", answer=single(OrderViewSchema, "OrderViewAnswer"), errors=(404,))
 def view_order(document_number):
     """One order document with its items."""
-    return {"item": order_view_schema.dump(stock.get_order(db.session, caller(), document_number))}
+    return {"item": order_view_schema.dump(orders.get_order(db.session, caller(), document_number))}
 
 
 @bp.post("/")
 @operation("admin", body=order_create_schema, answer=NothingSchema, status=201, errors=(409,))
 def add_order():
     """Import an order document (state 1)."""
-    stock.create_order(db.session, caller(), load(order_create_schema, body_data(required=True)))
+    orders.create_order(db.session, caller(), load(order_create_schema, body_data(required=True)))
     return {}, 201

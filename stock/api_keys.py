@@ -9,9 +9,9 @@ from datetime import datetime
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from db import reading, writing
-from errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
 from models import ApiKey
+from stock.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from storage.db import reading, writing
 
 audit = logging.getLogger("warehouse.audit")
 

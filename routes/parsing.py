@@ -1,0 +1,72 @@
+"""Reading the request: the body under "data", no NUL where none can be, loading through a schema."""
+from flask import current_app, request
+from marshmallow import ValidationError
+
+from stock.errors import BadRequest, Invalid, NotFound, invalid_field
+
+
+def body_data(required: bool = False) -> dict:
+    """The object under "data"; {} and {"data": {}} are the same request, as is no body at all.
+
+    Only no body: blanks alone are no JSON document, so they are 400 like any other.
+    """
+    raw = request.get_data(cache=True)
+    if not raw:
+        payload = {}
+    else:
+        try:
+            payload = current_app.json.loads(raw)
+        except (ValueError, RecursionError):  # RecursionError: nested too deep to parse
+            raise BadRequest("The body is not valid JSON.") from None
+    if not isinstance(payload, dict):
+        raise BadRequest("The body must be a JSON object.")
+    others = sorted(set(payload) - {"data"})
+    if others:
+        raise BadRequest(f"Unexpected top-level key(s): {', '.join(others)}; wrap the payload in \"data\".")
+    if "data" not in payload:
+        if required:
+            raise BadRequest("The body must carry the payload under \"data\".")
+        return {}
+    if not isinstance(payload["data"], dict):
+        raise BadRequest("\"data\" must be a JSON object.")
+    # PostgreSQL cannot store NUL in text; JSON can only carry it escaped.
+    if b"\\u0000" in raw:
+        where = _nul_at(payload["data"], ("data",))
+        if where:
+            raise invalid_field(where, "Text may not contain the NUL character (\\u0000).")
+    return payload["data"]
+
+
+def _nul_at(value, path: tuple) -> tuple | None:
+    """The path of the first string (key or value) holding a NUL, or None."""
+    if isinstance(value, str):
+        return path if "\x00" in value else None
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, inner in items:
+        found = (path + (key,)) if isinstance(key, str) and "\x00" in key else _nul_at(inner, path + (key,))
+        if found:
+            return found
+    return None
+
+
+def refuse_nul(path: str):
+    """A NUL in the path names nothing; in a query parameter it is no valid value."""
+    if "\x00" in path:
+        raise NotFound("No such record.")
+    if b"%00" in request.query_string and any("\x00" in value for value in request.args.values()):
+        raise Invalid("Query parameters may not contain the NUL character.")
+
+
+def load(schema, data: dict, **kwargs):
+    try:
+        return schema.load(data, **kwargs)
+    except ValidationError as error:
+        raise Invalid("The request has invalid fields.", {"data": error.messages}) from None
+
+
+def load_query(schema) -> dict:
+    """The query parameters, checked by a schema; errors name the parameter."""
+    try:
+        return schema.load(request.args.to_dict())
+    except ValidationError as error:
+        raise Invalid("The query has invalid parameters.", error.messages) from None

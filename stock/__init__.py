@@ -1,0 +1,16 @@
+"""The warehouse's rules, as plain functions on a SQLAlchemy session; nothing here knows HTTP.
+
+What lives here, by section: orders.py (order documents and their filling),
+posting.py (batches scanners report), balances.py (book stock, warehouse
+documents and their numbering), stocktaking.py (counts and their adjustment
+documents), catalog.py (products, packagings, customers), api_keys.py (keys,
+roles and warehouse limits: the Caller every rule is given), policy.py (the
+depot's settings the rules obey); the read side: records.py (batches and
+warehouse documents by number and filter), reports.py (inventory, movements,
+stocktakings, overviews, the balance check); and what every layer shares:
+quantities.py (amounts in thousandths) and errors.py (the named errors).
+
+May import: models, storage/ (db.writing for every write), and each other,
+downwards: posting uses orders, balances and stocktaking; stocktaking uses
+balances. Never Flask, routes/, pages/, operations/ or schemas.
+"""

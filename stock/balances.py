@@ -1,0 +1,109 @@
+"""Book stock and warehouse documents: the balances every booking changes, and document numbering.
+
+Called inside a transaction the caller opened (storage.db.writing); nothing here commits.
+"""
+from datetime import date
+
+from sqlalchemy import insert, select
+from sqlalchemy.dialects import postgresql, sqlite
+
+from models import Balance, Counter, WarehouseDocument, WarehouseDocumentItem
+from stock.errors import InsufficientStock
+from stock.policy import Policy
+from stock.quantities import from_milli
+from storage.db import insert_rows
+
+
+def next_number(session, name: str) -> int:
+    """The next value of a sequence, in one statement that locks its row.
+
+    The row stays locked until the transaction ends: no two transactions get one
+    number, and one that rolls back takes its number with it (no gap). Every other
+    transaction that numbers waits meanwhile, in every warehouse: number last, just
+    before the commit (db.writing, lock order 4). "doc_number" is always taken
+    first, so only its holder ever waits for a ufid row: no deadlock.
+    """
+    dialect = session.get_bind().dialect.name
+    upsert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(Counter)
+    upsert = upsert.values(name=name, value=1).on_conflict_do_update(
+        index_elements=[Counter.name], set_={"value": Counter.value + 1})
+    return session.execute(upsert.returning(Counter.value)).scalar_one()
+
+
+def new_document(session, id_warehouse: int, direction: str, day: date,
+                 id_customer: int = 0, batch_number: int = -1) -> int:
+    """Open a warehouse document with the next doc_number and ufid of its direction and year."""
+    doc_number = next_number(session, "doc_number")
+    serial = next_number(session, f"ufid:{direction}:{day.year}")
+    session.execute(insert(WarehouseDocument).values(
+        doc_number=doc_number, id_warehouse=id_warehouse, direction=direction, date=day,
+        doc_created_date=date.today(), id_customer=id_customer, batch_number=batch_number,
+        ufid=f"{direction}-{day.year}-{serial:06d}",
+    ))
+    return doc_number
+
+
+def add_document_items(session, doc_number: int, id_warehouse: int, direction: str, day: date,
+                       lines: list[dict]) -> None:
+    """Write a document's lines (product_code, name, lot, date_exp, amount_base_milli, ...)."""
+    today = date.today()
+    insert_rows(session, WarehouseDocumentItem.__table__, [{
+        "doc_number": doc_number, "item_number": number, "id_warehouse": id_warehouse,
+        "direction": direction, "date": day, "doc_created_date": today,
+        "timestamp_from_client": "", "date_exp": "", **line,
+    } for number, line in enumerate(lines, start=1)])
+
+
+
+def balances_of(session, id_warehouse: int, keys) -> dict[tuple[str, str], int]:
+    codes = {code for code, _ in keys}
+    rows = session.execute(
+        select(Balance.product_code, Balance.lot, Balance.amount_milli)
+        .where(Balance.id_warehouse == id_warehouse, Balance.product_code.in_(codes)))
+    return {(row.product_code, row.lot): row.amount_milli for row in rows}
+
+
+def change_balances(session, id_warehouse: int, deltas: dict[tuple[str, str], int],
+                    policy: Policy, items: list[dict] | None = None) -> None:
+    """Add the signed deltas to the book stock; refuse to go below zero unless allowed.
+
+    The check sums every line of one booking per (product, lot), so two lines
+    of one batch cannot each pass against the same stock.
+    """
+    deltas = {key: delta for key, delta in deltas.items() if delta}
+    if not deltas:
+        return
+    current = balances_of(session, id_warehouse, deltas)
+    new = {key: current.get(key, 0) + delta for key, delta in sorted(deltas.items())}
+    short = {key: amount for key, amount in new.items() if amount < 0 and deltas[key] < 0}
+    if short and not policy.allow_negative_stock:
+        raise _short_error(id_warehouse, short, current, items)
+    _write_balances(session, id_warehouse, new)
+
+
+def _short_error(id_warehouse, short, current, items) -> InsufficientStock:
+    def text(key):
+        return (f"Not enough stock of {key[0]!r} lot {key[1]!r} in warehouse {id_warehouse}: "
+                f"{from_milli(current.get(key, 0))} in stock, short by {from_milli(-short[key])}.")
+
+    fields = {}
+    if items is not None:
+        fields = {"data": {"batch_items": {
+            index: {"amount": [text(key)]} for index, item in enumerate(items)
+            if (key := (item["product_code"], item.get("lot", ""))) in short}}}
+    first = text(next(iter(short)))
+    return InsufficientStock(f"{len(short)} product/lot(s) short. {first}", fields)
+
+
+def _write_balances(session, id_warehouse: int, amounts: dict[tuple[str, str], int]) -> None:
+    dialect = session.get_bind().dialect.name
+    upsert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(Balance)
+    upsert = upsert.on_conflict_do_update(
+        index_elements=[Balance.id_warehouse, Balance.product_code, Balance.lot],
+        set_={"amount_milli": upsert.excluded.amount_milli},
+    )
+    session.execute(upsert, [
+        {"id_warehouse": id_warehouse, "product_code": code, "lot": lot, "amount_milli": amount}
+        for (code, lot), amount in amounts.items()
+    ])
+

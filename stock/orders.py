@@ -1,0 +1,227 @@
+"""Order documents: import, read, acquire by a scanner, and filling by the batches booked against them.
+
+Plain functions on a session; each write is one transaction (storage.db.writing).
+Posting a batch (stock/posting.py) calls order_for_batch and fill_order here.
+"""
+import json
+from datetime import date, timedelta
+
+from sqlalchemy import select
+from sqlalchemy.exc import IntegrityError
+
+from models import Customer, OrderDocument, OrderItem, Product
+from stock.api_keys import Caller
+from stock.errors import Conflict, Invalid, NotFound, item_errors
+from stock.policy import Policy
+from stock.quantities import from_milli
+from storage.db import utc_now, writing
+
+CLOSED, IMPORTED, PROCESSING, BATCH_EXISTS = 0, 1, 2, 3
+
+
+def create_order(session, caller: Caller, fields: dict) -> None:
+    """Import an order document; it starts in state 1 (imported)."""
+    # Rules the body alone decides are shape errors: they answer before the key's
+    # warehouse and a duplicate document_number (DESIGN §3, order of errors).
+    lines, errors = _directed_lines(fields)
+    if errors:
+        raise Invalid("The order document has invalid items.", {"data": {"items": errors}})
+    caller.require_warehouse(fields["id_warehouse"])
+    # An order is changed only by writers of its warehouse (its batches, acquire).
+    with writing(session, [fields["id_warehouse"]]):
+        if session.get(OrderDocument, fields["document_number"]) is not None:
+            raise Conflict(f"Order document {fields['document_number']!r} exists already.")
+        errors = _check_order_products(session, lines)
+        if errors:
+            raise Invalid("The order document has invalid items.", {"data": {"items": errors}})
+        if fields["id_customer"] and session.get(Customer, fields["id_customer"]) is None:
+            raise Invalid(f"No customer {fields['id_customer']}.",
+                          {"data": {"id_customer": ["Unknown customer."]}})
+        settings = fields["batch_settings"]
+        session.add(OrderDocument(
+            document_number=fields["document_number"], description=fields["description"],
+            id_warehouse=fields["id_warehouse"], id_customer=fields["id_customer"],
+            expiration_limit=fields["expiration_limit"], state=IMPORTED,
+            # Both kept in the order the interface names them (R, V and I, O).
+            allowed_types=",".join(sorted(set(settings["allowed_types"]))),
+            allowed_directions=",".join(sorted(set(settings["allowed_directions"]))),
+            items=[OrderItem(
+                item_number=item["item_number"], product_code=item["product_code"], lot=item["lot"],
+                amount_ordered_milli=item["amount_ordered_milli"], amount_delivered_milli=0,
+                direction=item["direction"], wplace=json.dumps(item["wplace"]),
+                note=item["meta"]["note"],
+            ) for item in lines],
+        ))
+        try:
+            session.flush()
+        except IntegrityError:
+            # Imported meanwhile for another warehouse (PostgreSQL): the key decided.
+            raise Conflict(f"Order document {fields['document_number']!r} exists already.") from None
+
+
+def _directed_lines(fields: dict) -> tuple[list[dict], dict[int, dict]]:
+    """The lines, each with its direction, and their errors by index: item_number unique, direction allowed.
+
+    A line without a direction gets the only allowed one; where both are allowed it must say.
+    The lines are new dicts: the request stays as it came.
+    """
+    directions = fields["batch_settings"]["allowed_directions"]
+    lines, errors = [], {}
+    numbers = set()
+    for index, item in enumerate(fields["items"]):
+        problems = {}
+        if item["item_number"] in numbers:
+            problems["item_number"] = ["Repeats an item_number of this document."]
+        numbers.add(item["item_number"])
+        direction = item.get("direction")
+        if direction is None:
+            if len(set(directions)) > 1:
+                problems["direction"] = ["Required when the document allows both directions."]
+            direction = directions[0]
+        elif direction not in directions:
+            problems["direction"] = ["Not among the document's allowed_directions."]
+        if problems:
+            errors[index] = problems
+        lines.append({**item, "direction": direction})
+    return lines, errors
+
+
+def _check_order_products(session, items: list[dict]) -> dict[int, dict]:
+    """Errors of the lines by index: the product exists, and a lot only where the product has lots.
+
+    Batch items of a product not kept by lot carry no lot, so a line naming one
+    could never be filled. A line without a lot for a product kept by lot is
+    meant: it takes items of any lot (DESIGN 6), after the lines naming theirs.
+    """
+    codes = {item["product_code"] for item in items}
+    lot_levels = {code: level for code, level in session.execute(
+        select(Product.product_code, Product.lot_level).where(Product.product_code.in_(codes)))}
+    errors = {}
+    for index, item in enumerate(items):
+        level = lot_levels.get(item["product_code"])
+        if level is None:
+            errors[index] = {"product_code": [f"No product {item['product_code']!r}."]}
+        elif level == 0 and item["lot"]:
+            errors[index] = {"lot": ["The product is not kept by lot: the lot must be empty."]}
+    return errors
+
+
+def get_order(session, caller: Caller, document_number: str) -> OrderDocument:
+    """The order document, or NotFound (also when it lies in a warehouse the key may not see).
+
+    It carries its expiration_limit_date as of today, as every order read does.
+    """
+    order = session.get(OrderDocument, document_number)
+    if order is None or not caller.sees(order.id_warehouse):
+        raise NotFound(f"No order document {document_number!r}.")
+    return _dated(order)
+
+
+def _dated(order: OrderDocument) -> OrderDocument:
+    order.expiration_limit_date = expiration_limit_date(order)
+    return order
+
+
+def expiration_limit_date(order: OrderDocument) -> date:
+    """Goods for this order must keep at least until this day (today + expiration_limit days)."""
+    return date.today() + timedelta(days=order.expiration_limit)
+
+
+def acquire_order(session, caller: Caller, document_number: str, policy: Policy) -> OrderDocument:
+    """Hold the order for this key (state 2) while its scanner works on it."""
+    # An order never changes warehouse: its warehouse's lock is known before taking it.
+    id_warehouse = get_order(session, caller, document_number).id_warehouse
+    with writing(session, [id_warehouse]):
+        order = get_order(session, caller, document_number)
+        if order.state == CLOSED:
+            raise Conflict(f"Order document {document_number!r} is closed.")
+        refuse_foreign_lock(order, caller, policy)
+        order.state = PROCESSING
+        order.locked_by = caller.key_id
+        order.locked_at = utc_now()
+    return get_order(session, caller, document_number)
+
+
+def refuse_foreign_lock(order: OrderDocument, caller: Caller, policy: Policy) -> None:
+    held = order.locked_by is not None and order.locked_by != caller.key_id \
+        and order.locked_at is not None and utc_now() - order.locked_at < policy.acquire_timeout
+    if held:
+        raise Conflict(f"Order document {order.document_number!r} is being processed by another key.")
+
+
+def list_orders(session, caller: Caller, state: int | None, offset: int = 0,
+                limit: int | None = None) -> list[OrderDocument]:
+    """Order documents by document_number; `offset` and `limit` page them."""
+    query = select(OrderDocument).order_by(OrderDocument.document_number).offset(offset or None).limit(limit)
+    if state is not None:
+        query = query.where(OrderDocument.state == state)
+    if caller.warehouses is not None:
+        query = query.where(OrderDocument.id_warehouse.in_(caller.warehouses))
+    return [_dated(order) for order in session.scalars(query)]
+
+
+
+# --- batches against their order document ----------------------------------------------------
+
+def order_for_batch(session, caller: Caller, settings: dict, policy: Policy) -> OrderDocument | None:
+    number = settings.get("document_number", "")
+    if not number:
+        return None
+    order = session.get(OrderDocument, number)
+    if order is None or not caller.sees(order.id_warehouse):
+        raise Invalid(f"No order document {number!r}.",
+                      {"data": {"batch_settings": {"document_number": ["Unknown order document."]}}})
+    problems = {}
+    if order.id_warehouse != settings["id_warehouse"]:
+        problems["id_warehouse"] = [f"The order document is for warehouse {order.id_warehouse}."]
+    if settings["type"] not in order.allowed_types.split(","):
+        problems["type"] = [f"The order document allows types {order.allowed_types}."]
+    if settings["direction"] not in order.allowed_directions.split(","):
+        problems["direction"] = [f"The order document allows directions {order.allowed_directions}."]
+    if problems:
+        raise Invalid("The batch does not fit its order document.", {"data": {"batch_settings": problems}})
+    if order.state == CLOSED:
+        raise Conflict(f"Order document {number!r} is closed.")
+    refuse_foreign_lock(order, caller, policy)
+    return order
+
+
+def fill_order(order: OrderDocument, settings: dict, items: list[dict], is_count: bool) -> None:
+    """Deliver each item against the order's lines; close the order when all is delivered.
+
+    An item fills the lines naming its lot first, then the lines without a lot,
+    each by item_number, up to what was ordered. A count (type V) may exceed
+    the order: what is left goes to the first matching line.
+    """
+    lines = [line for line in order.items if line.direction == settings["direction"]]
+    errors: dict[int, dict] = {}
+    limit = expiration_limit_date(order)
+    for index, item in enumerate(items):
+        lot = item.get("lot", "")
+        matching = [line for line in lines if line.product_code == item["product_code"]
+                    and line.lot in ("", lot)]
+        matching.sort(key=lambda line: (line.lot == "", line.item_number))
+        if not matching:
+            errors[index] = {"product_code": ["Not on the order document (product, lot, direction)."]}
+            continue
+        if order.expiration_limit > 0:
+            expires = item.get("date_exp", "")
+            if not expires or date.fromisoformat(expires) < limit:
+                errors[index] = {"date_exp": [f"The order needs goods that keep until {limit.isoformat()}."]}
+                continue
+        left = item["amount_base_milli"]
+        for line in matching:
+            take = min(left, max(line.amount_ordered_milli - line.amount_delivered_milli, 0))
+            line.amount_delivered_milli += take
+            left -= take
+        if left and is_count:
+            matching[0].amount_delivered_milli += left
+        elif left:
+            errors[index] = {"amount": [f"More than ordered, by {from_milli(left)}."]}
+    if errors:
+        raise item_errors(errors)
+    finished = all(line.amount_delivered_milli >= line.amount_ordered_milli for line in order.items)
+    order.state = CLOSED if finished else BATCH_EXISTS
+    order.locked_by = None
+    order.locked_at = None
+

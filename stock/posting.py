@@ -1,0 +1,200 @@
+"""Posting the batches scanners report: checks, safe retries, and booking them.
+
+A type R batch moves stock on one new warehouse document (stock/balances.py),
+filling its order document if it names one (stock/orders.py); a type V batch is
+a count for the day's stocktaking (stock/stocktaking.py). Each post is one
+transaction (storage.db.writing): anything raised leaves the database as it was.
+"""
+import hashlib
+import json
+from collections import defaultdict
+from datetime import date
+
+from sqlalchemy import insert, select
+from sqlalchemy.exc import IntegrityError
+
+from models import Batch, BatchExtra, BatchItem, Packaging, Product
+from stock.api_keys import Caller
+from stock.balances import add_document_items, change_balances, new_document
+from stock.errors import Conflict, item_errors
+from stock.orders import fill_order, order_for_batch
+from stock.policy import Policy
+from stock.quantities import LIMIT, SCALE, from_milli
+from stock.stocktaking import count_stock
+from storage.db import insert_rows, writing
+
+
+def batch_digest(batch: dict) -> str:
+    """A fingerprint of the parsed batch: a retry must carry exactly the same content."""
+    settings = {k: v for k, v in batch["batch_settings"].items() if k != "created_date"}
+    content = {**batch, "batch_settings": settings}
+    text = json.dumps(content, sort_keys=True, default=str, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def post_batch(session, caller: Caller, batch: dict, policy: Policy) -> bool:
+    """Book a batch a scanner reported. Returns False when it was a retry that booked nothing.
+
+    Type R moves stock on one new warehouse document; type V is a count that
+    feeds the stocktaking of its warehouse and day. In this order: the key may
+    write the warehouse (403); the digest of the batch as parsed; under the
+    warehouse's lock, a stored batch of the same number is a retry (same digest:
+    nothing is booked) or a conflict (409); only then the checks of products,
+    units and the order document (422, 409), and the booking.
+    """
+    settings = batch["batch_settings"]
+    caller.require_warehouse(settings["id_warehouse"])
+    # Of the batch as the scanner sent it: the checks below derive amounts into copies,
+    # never into the request, so a retry digests exactly like its first copy.
+    digest = batch_digest(batch)
+    # Copies racing each other in one warehouse queue on its lock, so the second sees
+    # the first; in two warehouses (PostgreSQL) the batches' key decides between them.
+    try:
+        with writing(session, [settings["id_warehouse"]]):
+            if _is_retry(session, settings["batch_number"], digest):
+                return False
+            _book_batch(session, caller, batch, digest, policy)
+    except IntegrityError:
+        if session.scalar(select(Batch.batch_number)
+                          .where(Batch.batch_number == settings["batch_number"])) is None:
+            raise
+        return not _is_retry(session, settings["batch_number"], digest)
+    return True
+
+
+def _is_retry(session, batch_number: int, digest: str) -> bool:
+    stored = session.scalar(select(Batch.content_digest).where(Batch.batch_number == batch_number))
+    if stored is None:
+        return False
+    if stored != digest:
+        raise Conflict(f"Batch {batch_number} exists already with other content.")
+    return True
+
+
+def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Policy) -> None:
+    settings = batch["batch_settings"]
+    today = date.today()
+    business_date = settings.get("date", today)
+    is_count = settings["type"] == "V"
+    # First, so that a copy being booked in another warehouse stops us before any work.
+    session.execute(insert(Batch).values(
+        batch_number=settings["batch_number"], id_warehouse=settings["id_warehouse"],
+        direction=settings["direction"], type=settings["type"], date=business_date,
+        created_date=today, app_version=settings.get("app_version", ""),
+        name=settings.get("name", ""), truck=settings.get("truck", 0),
+        document_number=settings.get("document_number", ""), content_digest=digest,
+    ))
+    products, items = _check_items(session, batch["batch_items"], is_count)
+    order = order_for_batch(session, caller, settings, policy)
+    if order is not None:
+        fill_order(order, settings, items, is_count)
+    if batch.get("batch_extras"):
+        session.execute(insert(BatchExtra), [
+            {"batch_number": settings["batch_number"], "position": i, **extra}
+            for i, extra in enumerate(batch["batch_extras"], start=1)
+        ])
+    rows = [_batch_item_row(settings["batch_number"], position, item)
+            for position, item in enumerate(items, start=1)]
+    if is_count:
+        insert_rows(session, BatchItem.__table__, rows)
+        count_stock(session, settings["id_warehouse"], business_date, items, products)
+    else:
+        _book_movement(session, settings, order, items, products, policy, rows)
+
+
+def _check_items(session, items: list[dict], is_count: bool) -> tuple[dict[str, dict], list[dict]]:
+    """Product, unit, conversion and lot rules; the products, and the items with amount_base_milli.
+
+    The items returned are new dicts: the request stays as it came.
+    """
+    codes = {item["product_code"] for item in items}
+    products = {row.product_code: {**row._mapping, "factors": {row.base_unit: SCALE}}
+                for row in session.execute(
+                    select(Product.product_code, Product.name, Product.active, Product.base_unit,
+                           Product.lot_level).where(Product.product_code.in_(codes)))}
+    for code, unit, factor in session.execute(
+            select(Packaging.product_code, Packaging.unit, Packaging.amount_base_units_milli)
+            .where(Packaging.product_code.in_(codes))):
+        products[code]["factors"][unit] = factor
+
+    errors: dict[int, dict] = {}
+    for index, item in enumerate(items):
+        product = products.get(item["product_code"])
+        problem = _item_problem(item, product, is_count)
+        if problem:
+            errors[index] = {problem[0]: [problem[1]]}
+    if errors:
+        raise item_errors(errors)
+    return products, [{**item, "amount_base_milli": _base_amount(item, products[item["product_code"]])}
+                      for item in items]
+
+
+def _base_amount(item: dict, product: dict) -> int:
+    """The item's amount in the product's base unit, in thousandths (exact: _item_problem checked)."""
+    return item["amount_milli"] * product["factors"][item["unit"]] // SCALE
+
+
+def _item_problem(item: dict, product: dict | None, is_count: bool) -> tuple[str, str] | None:
+    if product is None:
+        return "product_code", f"No product {item['product_code']!r}."
+    if not product["active"]:
+        return "product_code", f"Product {item['product_code']!r} is not active."
+    factor = product["factors"].get(item["unit"])
+    if factor is None:
+        return "unit", f"{item['unit']!r} is neither the base unit nor a packaging of the product."
+    amount = item["amount_milli"]
+    if amount < 0 or (amount == 0 and not is_count):
+        return "amount", "Must be greater than 0." if not is_count else "Must not be negative."
+    base, remainder = divmod(amount * factor, SCALE)
+    if remainder:
+        return "amount", "In base units this has more than 3 decimal places."
+    if base >= LIMIT * SCALE:
+        return "amount", f"In base units this must be less than {LIMIT}."
+    if item.get("amount_base_milli", base) != base:
+        return "amount_base_unit", f"Must equal amount x {from_milli(factor)} = {from_milli(base)}."
+    lot = item.get("lot", "")
+    if product["lot_level"] == 1 and not lot:
+        return "lot", "The product is kept by lot: a lot is required."
+    if product["lot_level"] == 0 and lot:
+        return "lot", "The product is not kept by lot: the lot must be empty."
+    return None
+
+
+def _batch_item_row(batch_number: int, position: int, item: dict) -> dict:
+    # Named one by one: the parsed item may carry keys that are no columns.
+    return {
+        "batch_number": batch_number, "position": position,
+        "product_code": item["product_code"], "unit": item["unit"],
+        "amount_milli": item["amount_milli"], "amount_base_milli": item["amount_base_milli"],
+        "barcode": item.get("barcode", ""), "date_exp": item.get("date_exp", ""),
+        "lot": item.get("lot", ""), "name": item.get("name", ""),
+        "palette": item.get("palette", 0), "status": item.get("status", 0),
+        "timestamp_client": item.get("timestamp_client", ""), "wplace": item.get("wplace", ""),
+        "doc_number": 0, "doc_item_number": 0,
+    }
+
+
+def _book_movement(session, settings, order, items, products, policy: Policy,
+                   batch_rows: list[dict]) -> None:
+    """Change the balances, then number the document and write what carries its number."""
+    direction, warehouse = settings["direction"], settings["id_warehouse"]
+    sign = 1 if direction == "I" else -1
+    deltas: dict[tuple[str, str], int] = defaultdict(int)
+    for item in items:
+        deltas[(item["product_code"], item.get("lot", ""))] += sign * item["amount_base_milli"]
+    change_balances(session, warehouse, deltas, policy, items)
+    day = settings.get("date", date.today())
+    lines = [{
+        "product_code": item["product_code"], "name": products[item["product_code"]]["name"],
+        "lot": item.get("lot", ""), "date_exp": item.get("date_exp", ""),
+        "amount_base_milli": item["amount_base_milli"],
+        "timestamp_from_client": item.get("timestamp_client", ""),
+    } for item in items]
+    session.flush()  # the order's changes, before the numbering is held
+    doc_number = new_document(session, warehouse, direction, day,
+                              id_customer=order.id_customer if order else 0,
+                              batch_number=settings["batch_number"])
+    add_document_items(session, doc_number, warehouse, direction, day, lines)
+    for row in batch_rows:
+        row["doc_number"], row["doc_item_number"] = doc_number, row["position"]
+    insert_rows(session, BatchItem.__table__, batch_rows)

@@ -1,0 +1,127 @@
+"""Stocktaking: counts (type V batches) set the book stock, through two adjustment documents per day.
+
+A stocktaking's goods-in and goods-out documents carry the difference between
+the count and the book stock; deleting the stocktaking takes them back.
+"""
+from collections import defaultdict
+from datetime import date
+
+from sqlalchemy import delete, select
+
+from models import Product, Stocktaking, StocktakingItem, WarehouseDocument, WarehouseDocumentItem
+from stock.api_keys import Caller
+from stock.balances import add_document_items, balances_of, change_balances, new_document
+from stock.errors import NotFound
+from stock.policy import Policy
+from storage.db import writing
+
+
+def count_stock(session, id_warehouse: int, day: date, items: list[dict], products: dict) -> None:
+    """Add a count batch to the stocktaking of (warehouse, day) and book the differences.
+
+    Counts of one (product, lot) on one day add up. The snapshot is the book
+    stock without this stocktaking's own adjustments, taken anew at each count,
+    so that after it the book stock of everything counted equals the count.
+    """
+    stocktaking = session.get(Stocktaking, (id_warehouse, day))
+    if stocktaking is None:
+        stocktaking = Stocktaking(id_warehouse=id_warehouse, date=day, status=1, in_doc=0, out_doc=0)
+        session.add(stocktaking)
+        session.flush()
+    counted: dict[tuple[str, str], dict] = {}
+    for item in items:
+        key = (item["product_code"], item.get("lot", ""))
+        entry = counted.setdefault(key, {"amount": 0, "date_exp": item.get("date_exp", "")})
+        entry["amount"] += item["amount_base_milli"]
+
+    adjustments = stocktaking_adjustments(session, stocktaking)
+    existing = {(row.product_code, row.lot): row for row in session.scalars(
+        select(StocktakingItem).where(StocktakingItem.id_warehouse == id_warehouse,
+                                      StocktakingItem.date == day))}
+    book = balances_of(session, id_warehouse, set(counted) | set(existing))
+    for key, entry in sorted(counted.items()):
+        row = existing.get(key)
+        if row is None:
+            row = StocktakingItem(id_warehouse=id_warehouse, date=day, product_code=key[0], lot=key[1],
+                                  date_exp=entry["date_exp"], name=products[key[0]]["name"],
+                                  amount_real_milli=0, amount_snap_milli=0)
+            session.add(row)
+            existing[key] = row
+        row.amount_real_milli += entry["amount"]
+        row.date_exp = entry["date_exp"] or row.date_exp
+    # Every item of the stocktaking is snapped anew, not only those of this batch:
+    # goods moved since an earlier count of the day are absorbed, and the book stock
+    # of everything counted that day ends equal to the count.
+    for key, row in existing.items():
+        row.amount_snap_milli = book.get(key, 0) - adjustments.get(key, 0)
+    session.flush()
+    wanted = {key: row.amount_real_milli - row.amount_snap_milli for key, row in existing.items()}
+    expiry = {key: row.date_exp for key, row in existing.items()}
+    _rewrite_adjustments(session, stocktaking, adjustments, wanted, Policy(allow_negative_stock=True),
+                         expiry)
+
+
+def stocktaking_adjustments(session, stocktaking: Stocktaking) -> dict[tuple[str, str], int]:
+    """What the stocktaking's own documents add to the book stock, per (product, lot)."""
+    result: dict[tuple[str, str], int] = defaultdict(int)
+    for doc_number, sign in ((stocktaking.in_doc, 1), (stocktaking.out_doc, -1)):
+        if not doc_number:
+            continue
+        for code, lot, amount in session.execute(
+                select(WarehouseDocumentItem.product_code, WarehouseDocumentItem.lot,
+                       WarehouseDocumentItem.amount_base_milli)
+                .where(WarehouseDocumentItem.doc_number == doc_number)):
+            result[(code, lot)] += sign * amount
+    return result
+
+
+def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: dict,
+                         policy: Policy, expiry: dict | None = None) -> None:
+    """Make the goods-in/goods-out documents of the stocktaking carry exactly `wanted`.
+
+    `expiry` gives the date_exp of each (product, lot) for the document lines.
+    """
+    keys = set(old) | set(wanted)
+    change_balances(session, stocktaking.id_warehouse,
+                    {key: wanted.get(key, 0) - old.get(key, 0) for key in keys}, policy)
+    listed = {code for (code, _), amount in wanted.items() if amount}
+    names = dict(session.execute(select(Product.product_code, Product.name)
+                                 .where(Product.product_code.in_(listed))).all()) if listed else {}
+    expiry = expiry or {}
+    unnumbered = []
+    for attribute, direction, sign in (("in_doc", "I", 1), ("out_doc", "O", -1)):
+        lines = [{"product_code": code, "name": names.get(code, ""), "lot": lot,
+                  "date_exp": expiry.get((code, lot), ""), "amount_base_milli": sign * amount}
+                 for (code, lot), amount in sorted(wanted.items()) if sign * amount > 0]
+        doc_number = getattr(stocktaking, attribute)
+        if doc_number:
+            session.execute(delete(WarehouseDocumentItem).where(WarehouseDocumentItem.doc_number == doc_number))
+            if lines:
+                add_document_items(session, doc_number, stocktaking.id_warehouse, direction,
+                                   stocktaking.date, lines)
+            else:
+                session.execute(delete(WarehouseDocument).where(WarehouseDocument.doc_number == doc_number))
+                setattr(stocktaking, attribute, 0)
+        elif lines:
+            unnumbered.append((attribute, direction, lines))
+    session.flush()
+    # New documents last: numbering holds up every warehouse (next_number).
+    for attribute, direction, lines in unnumbered:
+        doc_number = new_document(session, stocktaking.id_warehouse, direction, stocktaking.date)
+        setattr(stocktaking, attribute, doc_number)
+        add_document_items(session, doc_number, stocktaking.id_warehouse, direction,
+                           stocktaking.date, lines)
+
+
+def delete_stocktaking(session, caller: Caller, id_warehouse: int, day: date, policy: Policy) -> None:
+    """Remove a stocktaking and its adjustments: book stock returns to what it was without it."""
+    caller.require_warehouse(id_warehouse)
+    with writing(session, [id_warehouse]):
+        stocktaking = session.get(Stocktaking, (id_warehouse, day))
+        if stocktaking is None:
+            raise NotFound(f"No stocktaking of warehouse {id_warehouse} on {day.isoformat()}.")
+        old = stocktaking_adjustments(session, stocktaking)
+        _rewrite_adjustments(session, stocktaking, old, {}, policy)
+        session.execute(delete(StocktakingItem).where(StocktakingItem.id_warehouse == id_warehouse,
+                                                      StocktakingItem.date == day))
+        session.delete(stocktaking)
