@@ -7,6 +7,7 @@ test's private search_path carried in the URL's `options` query parameter
 process is always stopped by its pid; every wait is bounded.
 """
 import http.client
+import itertools
 import json
 import os
 import secrets
@@ -14,6 +15,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 
 from sqlalchemy import create_engine, text
@@ -197,6 +199,70 @@ def batch_body(number: int, direction: str, items: list[tuple[str, int]], type_:
                         for code, amount in items],
         "batch_extras": [],
     }
+
+
+def create_products(server, codes=("P1",)) -> None:
+    """Products kept in pieces, made through the service."""
+    for code in codes:
+        status, body = server.post("/v1/products/", {"product_code": code, "name": f"Product {code}",
+                                                     "base_unit": "pc"})
+        assert status == 201, body
+
+
+class Posters:
+    """Threads posting goods-in batches numbered 1, 2, 3... one after another, each thread on a
+    connection of its own, until stop(), the deadline, or the service going away.
+
+    `answered` holds the numbers answered 201, `refused` (number, status, body) every other
+    answer; a broken connection ends its thread (the service stopped taking requests).
+    """
+
+    def __init__(self, server, threads: int, items: list[tuple[str, int]], budget: float):
+        self.server, self.items = server, items
+        self.deadline = time.monotonic() + budget
+        self.answered: list[int] = []
+        self.refused: list[tuple] = []
+        self._lock = threading.Lock()
+        self._numbers = itertools.count(1)
+        self._stop = threading.Event()
+        self._threads = [threading.Thread(target=self._post) for _ in range(threads)]
+
+    def __enter__(self) -> "Posters":
+        for thread in self._threads:
+            thread.start()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.stop()
+
+    def _post(self) -> None:
+        connection = self.server.connection(timeout=10)
+        try:
+            while not self._stop.is_set() and time.monotonic() < self.deadline:
+                with self._lock:
+                    number = next(self._numbers)
+                try:
+                    status, body = self.server.post("/v1/batches/", batch_body(number, "I", self.items),
+                                                    connection=connection)
+                except (OSError, http.client.HTTPException):
+                    return
+                with self._lock:
+                    (self.answered.append(number) if status == 201
+                     else self.refused.append((number, status, body)))
+        finally:
+            connection.close()
+
+    def wait_for(self, count: int) -> set[int]:
+        """Wait (until the deadline) for `count` answers of 201; the numbers answered so far."""
+        while len(self.answered) < count and time.monotonic() < self.deadline:
+            time.sleep(0.01)
+        with self._lock:
+            return set(self.answered)
+
+    def stop(self) -> None:
+        self._stop.set()
+        for thread in self._threads:
+            thread.join(timeout=max(self.deadline - time.monotonic(), 0) + 15)
 
 
 def query(database_config: dict, sql: str, **params) -> list[tuple]:

@@ -7,13 +7,12 @@ import re
 import sqlite3
 import subprocess
 import sys
-import threading
 import time
 
 
 from conftest import BACKEND
 from operations.backups import check_sqlite_copy, rotate
-from server import batch_body, server_url
+from server import Posters, batch_body, create_products, server_url
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 POSTERS = 4
@@ -45,46 +44,15 @@ def backed_up_batches(path: str) -> set[int]:
     return {int(line.split("\t")[0]) for line in block.group(1).splitlines()}
 
 
-def add_product(server):
-    assert server.post("/v1/products/", {"product_code": "P1", "name": "P1", "base_unit": "pc"})[0] == 201
-
-
 def test_a_backup_taken_while_batches_are_posted_holds_every_batch_answered_before_it(
         live_server, database_config, tmp_path):
     server = live_server(threads=4)
-    add_product(server)
-    answered, lock, numbers = [], threading.Lock(), iter(range(1, 1_000_000))
-    stop = threading.Event()
-    deadline = time.monotonic() + LOAD_BUDGET
-
-    def post():
-        connection = server.connection()
-        try:
-            while not stop.is_set() and time.monotonic() < deadline:
-                with lock:
-                    number = next(numbers)
-                status, body = server.post("/v1/batches/", batch_body(number, "I", [("P1", 1)] * 50),
-                                           connection=connection)
-                assert status == 201, body
-                with lock:
-                    answered.append(number)
-        finally:
-            connection.close()
-
-    posters = [threading.Thread(target=post) for _ in range(POSTERS)]
-    for thread in posters:
-        thread.start()
-    try:
-        while len(answered) < 40 and time.monotonic() < deadline:
-            time.sleep(0.01)
-        with lock:
-            before = set(answered)
+    create_products(server)
+    with Posters(server, POSTERS, [("P1", 1)] * 50, LOAD_BUDGET) as posters:
+        before = posters.wait_for(40)
         target = tmp_path / "by-hand" / "copy.db"
         done = flask(database_config, tmp_path, "backup", str(target))
-    finally:
-        stop.set()
-        for thread in posters:
-            thread.join(timeout=LOAD_BUDGET)
+    assert posters.refused == []  # every batch posted, before and during the backup, is 201
     assert done.returncode == 0, done.stderr
     assert done.stdout.splitlines()[-1] == str(target)  # the path alone on the last line
     assert len(before) >= 40
@@ -96,7 +64,7 @@ def test_a_backup_taken_while_batches_are_posted_holds_every_batch_answered_befo
 def test_restore_while_serving_answers_from_the_restored_data_at_the_next_request(
         live_server, database_config, tmp_path):
     server = live_server(threads=2)
-    add_product(server)
+    create_products(server)
     for number in (1, 2, 3):
         assert server.post("/v1/batches/", batch_body(number, "I", [("P1", 10)]))[0] == 201
     taken = flask(database_config, tmp_path, "backup")
@@ -114,7 +82,7 @@ def test_restore_while_serving_answers_from_the_restored_data_at_the_next_reques
 
     assert server.get("/v1/batches/4")[0] == 404
     assert server.get("/v1/batches/3")[0] == 200
-    assert server.get("/v1/products/P1")[1]["item"]["name"] == "P1"
+    assert server.get("/v1/products/P1")[1]["item"]["name"] == "Product P1"  # as before the rename
     status, stock = server.post("/v1/inventory/filter", {"id_warehouses": [1], "product_code": "P1", "level": 0})
     assert stock["list"][0]["amount"] == 30
     # And the service books on from there.
@@ -123,7 +91,7 @@ def test_restore_while_serving_answers_from_the_restored_data_at_the_next_reques
 
 def test_a_restore_of_a_broken_copy_is_refused_and_changes_nothing(live_server, database_config, tmp_path):
     server = live_server(threads=2)
-    add_product(server)
+    create_products(server)
     assert server.post("/v1/batches/", batch_body(1, "I", [("P1", 10)]))[0] == 201
     broken = tmp_path / "broken.db"
     broken.write_bytes(b"this is no database" * 100)
@@ -142,7 +110,7 @@ def test_the_service_backs_up_at_start_and_every_interval_keeping_the_newest(
     folder.mkdir()
     (folder / "notes.txt").write_text("the operator's own file", encoding="utf-8")
     server = live_server(threads=2)
-    add_product(server)
+    create_products(server)
     deadline = time.monotonic() + 60
     while server.log().count("backup written to") < 4 and time.monotonic() < deadline:
         time.sleep(0.1)

@@ -10,19 +10,12 @@ import threading
 import time
 from collections import Counter, defaultdict
 
-from server import batch_body, query
+from server import batch_body, create_products, query
 
 THREADS = 8
 BATCHES_PER_THREAD = 25
 TIME_BUDGET = 20.0  # seconds for the whole load; threads stop early when it is spent
 PRODUCTS = ("P1", "P2")
-
-
-def create_products(server, codes=PRODUCTS):
-    for code in codes:
-        status, body = server.post("/v1/products/", {"product_code": code, "name": f"Product {code}",
-                                                     "base_unit": "pc"})
-        assert status == 201, body
 
 
 def run_threads(count: int, work, budget: float = TIME_BUDGET) -> list:
@@ -66,7 +59,7 @@ def assert_no_lock_errors(server):
 
 def test_goods_in_and_out_from_eight_threads_end_with_exact_balances(live_server, database_config):
     server = live_server(threads=4)
-    create_products(server)
+    create_products(server, PRODUCTS)
     outcomes = defaultdict(list)  # thread -> [(batch_number, signed {code: units}, status, body)]
 
     def work(index, deadline):

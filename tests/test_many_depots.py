@@ -27,14 +27,14 @@ from conftest import BACKEND
 from helpers import batch, item, product
 from models import Batch
 from schemas import batch_create_schema, product_schema
-from server import REPO, LiveServer, batch_body, database_engine, query, server_url
+from server import REPO, LiveServer, batch_body, create_products, database_engine, query, server_url
 from stock import catalog
 from stock.api_keys import Caller
 from stock.errors import Conflict
 from stock.policy import Policy
 from stock.posting import post_batch
 from storage.db import writing
-from test_concurrency import create_products, run_threads
+from test_concurrency import run_threads
 
 WAREHOUSES = (1, 2, 3, 4)
 CLIENTS = 8

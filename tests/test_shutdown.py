@@ -3,7 +3,6 @@ emptied into the database file, and the log file rotates.
 
 Every loop is bounded in count and time; the service is always stopped by its pid.
 """
-import http.client
 import os
 import shutil
 import signal
@@ -14,7 +13,7 @@ import time
 import pytest
 
 from conftest import BACKEND
-from server import batch_body, hold_writers_lock, query
+from server import Posters, batch_body, create_products, hold_writers_lock, query
 
 POSTERS = 4
 ANSWERED_BEFORE_STOP = 30
@@ -30,44 +29,16 @@ def exit_code(server, signum=signal.SIGTERM, timeout=30.0) -> int:
         server.stop()  # SIGKILL only if it had not gone
 
 
-def add_product(server):
-    assert server.post("/v1/products/", {"product_code": "P1", "name": "P1", "base_unit": "pc"})[0] == 201
-
-
 @pytest.mark.skipif(BACKEND != "sqlite", reason="the WAL and the .db file are SQLite's")
 @pytest.mark.parametrize("signum", [signal.SIGTERM, signal.SIGINT], ids=["SIGTERM", "Ctrl-C"])
 def test_after_a_stop_the_db_file_alone_holds_every_batch_answered(live_server, database_config,
                                                                    tmp_path, signum):
     server = live_server(threads=4)
-    add_product(server)
-    answered, lock, next_number = [], threading.Lock(), iter(range(1, 100_000))
-    deadline = time.monotonic() + LOAD_BUDGET
-
-    def post():
-        connection = server.connection(timeout=10)
-        try:
-            while time.monotonic() < deadline:
-                with lock:
-                    number = next(next_number)
-                try:
-                    status, _ = server.post("/v1/batches/", batch_body(number, "I", [("P1", 1)] * 20),
-                                            connection=connection)
-                except (OSError, http.client.HTTPException):
-                    return  # the service stopped: it takes no more
-                if status == 201:
-                    with lock:
-                        answered.append(number)
-        finally:
-            connection.close()
-
-    posters = [threading.Thread(target=post) for _ in range(POSTERS)]
-    for thread in posters:
-        thread.start()
-    while len(answered) < ANSWERED_BEFORE_STOP and time.monotonic() < deadline:
-        time.sleep(0.01)
-    assert exit_code(server, signum) == 0, server.log()[-3000:]
-    for thread in posters:
-        thread.join(timeout=LOAD_BUDGET)
+    create_products(server)
+    with Posters(server, POSTERS, [("P1", 1)] * 20, LOAD_BUDGET) as posters:
+        posters.wait_for(ANSWERED_BEFORE_STOP)
+        assert exit_code(server, signum) == 0, server.log()[-3000:]
+    answered = posters.answered  # a batch cut off by the stop is not answered 201, nor counted
     assert len(answered) >= ANSWERED_BEFORE_STOP
     assert "the WAL is emptied into the database file" in server.log()
 
@@ -86,7 +57,7 @@ def test_after_a_stop_the_db_file_alone_holds_every_batch_answered(live_server, 
 
 def test_a_request_under_way_is_finished_and_answered_before_the_service_stops(live_server, database_config):
     server = live_server(threads=2)
-    add_product(server)
+    create_products(server)
     release = hold_writers_lock(database_config)
     answer = {}
 
