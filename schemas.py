@@ -500,11 +500,23 @@ def _whole(value):
     return value
 
 
+_KNOWN_QUANTITIES: dict[str, int] = {}  # amounts as sent: a batch repeats a few ("1", "2", "10")
+
+
 def _quantity(value):
+    if value.__class__ is str:
+        milli = _KNOWN_QUANTITIES.get(value)
+        if milli is not None:
+            return milli
     try:
-        return to_milli(value)
+        milli = to_milli(value)
     except NotAQuantity as error:
         raise ValidationError(str(error)) from None
+    if value.__class__ is str:
+        if len(_KNOWN_QUANTITIES) >= 4096:
+            _KNOWN_QUANTITIES.clear()  # bounded, as _KNOWN_DAYS
+        _KNOWN_QUANTITIES[value] = milli
+    return milli
 
 
 _KNOWN_DAYS: dict[str, None] = {}  # expiry dates found valid: a batch repeats a few of them
@@ -563,6 +575,9 @@ BATCH_ITEM_FIELDS = {
     for name, field in BatchItemCreateSchema._declared_fields.items()
 }
 _REQUIRED_ITEM_FIELDS = [name for name, (_, required, _) in BATCH_ITEM_FIELDS.items() if required]
+_REQUIRED_ITEM_SET = frozenset(_REQUIRED_ITEM_FIELDS)
+_ITEM_PARSERS = {name: parser for name, (parser, _, _) in BATCH_ITEM_FIELDS.items()}
+_ITEM_KEYS = {name: key for name, (_, _, key) in BATCH_ITEM_FIELDS.items()}
 
 
 class BatchItems(fields.List):
@@ -583,7 +598,15 @@ class BatchItems(fields.List):
         if not value:
             raise ValidationError("A batch needs at least one item.")
         items, errors = [], {}
+        parsers, keys = _ITEM_PARSERS, _ITEM_KEYS
         for index, raw in enumerate(value):
+            # A good item in one expression; any fault sends it the long way, which names them all.
+            if raw.__class__ is dict and raw.keys() >= _REQUIRED_ITEM_SET:
+                try:
+                    items.append({keys[name]: parsers[name](given) for name, given in raw.items()})
+                    continue
+                except (KeyError, ValidationError):
+                    pass
             if not isinstance(raw, dict):
                 errors[index] = {"_schema": ["Invalid input type."]}
                 continue

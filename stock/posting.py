@@ -15,13 +15,13 @@ from sqlalchemy.exc import IntegrityError
 
 from models import Batch, BatchExtra, BatchItem, Packaging, Product
 from stock.api_keys import Caller
-from stock.balances import add_document_items, change_balances, new_document
+from stock.balances import add_document_lines_of_batch, change_balances, new_document
 from stock.errors import Conflict, item_errors
 from stock.orders import fill_order, order_for_batch
 from stock.policy import Policy
 from stock.quantities import LIMIT, SCALE, from_milli
 from stock.stocktaking import count_stock
-from storage.db import insert_rows, writing
+from storage.db import insert_tuples, writing
 
 
 def batch_digest(batch: dict) -> str:
@@ -93,19 +93,18 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
             {"batch_number": settings["batch_number"], "position": i, **extra}
             for i, extra in enumerate(batch["batch_extras"], start=1)
         ])
-    rows = [_batch_item_row(settings["batch_number"], position, item)
-            for position, item in enumerate(items, start=1)]
     if is_count:
-        insert_rows(session, BatchItem.__table__, rows)
+        _write_batch_items(session, settings["batch_number"], items, doc_number=0)
         count_stock(session, settings["id_warehouse"], business_date, items, products)
     else:
-        _book_movement(session, settings, order, items, products, policy, rows)
+        _book_movement(session, settings, order, items, policy)
 
 
 def _check_items(session, items: list[dict], is_count: bool) -> tuple[dict[str, dict], list[dict]]:
     """Product, unit, conversion and lot rules; the products, and the items with amount_base_milli.
 
-    The items returned are new dicts: the request stays as it came.
+    The request stays as it came: an item that lacks amount_base_milli is returned
+    as a new dict that has it (a scanner sends it, and _item_problem checked it).
     """
     codes = {item["product_code"] for item in items}
     products = {row.product_code: {**row._mapping, "factors": {row.base_unit: SCALE}}
@@ -125,7 +124,8 @@ def _check_items(session, items: list[dict], is_count: bool) -> tuple[dict[str, 
             errors[index] = {problem[0]: [problem[1]]}
     if errors:
         raise item_errors(errors)
-    return products, [{**item, "amount_base_milli": _base_amount(item, products[item["product_code"]])}
+    return products, [item if "amount_base_milli" in item
+                      else {**item, "amount_base_milli": _base_amount(item, products[item["product_code"]])}
                       for item in items]
 
 
@@ -160,22 +160,24 @@ def _item_problem(item: dict, product: dict | None, is_count: bool) -> tuple[str
     return None
 
 
-def _batch_item_row(batch_number: int, position: int, item: dict) -> dict:
+BATCH_ITEM_COLUMNS = ["batch_number", "position", "product_code", "unit", "amount_milli",
+                      "amount_base_milli", "barcode", "date_exp", "lot", "name", "palette", "status",
+                      "timestamp_client", "wplace", "doc_number", "doc_item_number"]
+
+
+def _write_batch_items(session, batch_number: int, items: list[dict], doc_number: int) -> None:
+    """The batch's items as sent; on a goods document each is the line of the same number."""
     # Named one by one: the parsed item may carry keys that are no columns.
-    return {
-        "batch_number": batch_number, "position": position,
-        "product_code": item["product_code"], "unit": item["unit"],
-        "amount_milli": item["amount_milli"], "amount_base_milli": item["amount_base_milli"],
-        "barcode": item.get("barcode", ""), "date_exp": item.get("date_exp", ""),
-        "lot": item.get("lot", ""), "name": item.get("name", ""),
-        "palette": item.get("palette", 0), "status": item.get("status", 0),
-        "timestamp_client": item.get("timestamp_client", ""), "wplace": item.get("wplace", ""),
-        "doc_number": 0, "doc_item_number": 0,
-    }
+    insert_tuples(session, BatchItem.__table__, BATCH_ITEM_COLUMNS, [(
+        batch_number, position, item["product_code"], item["unit"], item["amount_milli"],
+        item["amount_base_milli"], item.get("barcode", ""), item.get("date_exp", ""),
+        item.get("lot", ""), item.get("name", ""), item.get("palette", 0), item.get("status", 0),
+        item.get("timestamp_client", ""), item.get("wplace", ""),
+        doc_number, position if doc_number else 0,
+    ) for position, item in enumerate(items, start=1)])
 
 
-def _book_movement(session, settings, order, items, products, policy: Policy,
-                   batch_rows: list[dict]) -> None:
+def _book_movement(session, settings, order, items, policy: Policy) -> None:
     """Change the balances, then number the document and write what carries its number."""
     direction, warehouse = settings["direction"], settings["id_warehouse"]
     sign = 1 if direction == "I" else -1
@@ -184,17 +186,9 @@ def _book_movement(session, settings, order, items, products, policy: Policy,
         deltas[(item["product_code"], item.get("lot", ""))] += sign * item["amount_base_milli"]
     change_balances(session, warehouse, deltas, policy, items)
     day = settings.get("date", date.today())
-    lines = [{
-        "product_code": item["product_code"], "name": products[item["product_code"]]["name"],
-        "lot": item.get("lot", ""), "date_exp": item.get("date_exp", ""),
-        "amount_base_milli": item["amount_base_milli"],
-        "timestamp_from_client": item.get("timestamp_client", ""),
-    } for item in items]
     session.flush()  # the order's changes, before the numbering is held
     doc_number = new_document(session, warehouse, direction, day,
                               id_customer=order.id_customer if order else 0,
                               batch_number=settings["batch_number"])
-    add_document_items(session, doc_number, warehouse, direction, day, lines)
-    for row in batch_rows:
-        row["doc_number"], row["doc_item_number"] = doc_number, row["position"]
-    insert_rows(session, BatchItem.__table__, batch_rows)
+    _write_batch_items(session, settings["batch_number"], items, doc_number)
+    add_document_lines_of_batch(session, doc_number, warehouse, direction, day, settings["batch_number"])

@@ -300,6 +300,15 @@ def reading(source):
 
 
 def insert_rows(session, table, rows: list[dict]) -> None:
+    """Insert many rows given as dicts of the same keys (see insert_tuples)."""
+    if not rows:
+        return
+    columns = list(rows[0])
+    values = itemgetter(*columns) if len(columns) > 1 else (lambda row: (row[columns[0]],))
+    insert_tuples(session, table, columns, [values(row) for row in rows])
+
+
+def insert_tuples(session, table, columns: list[str], rows: list[tuple]) -> None:
     """Insert many rows in one driver call (COPY on PostgreSQL), inside the session's transaction.
 
     A scanner's batch brings hundreds of lines; SQLAlchemy's per-row parameter
@@ -308,8 +317,6 @@ def insert_rows(session, table, rows: list[dict]) -> None:
     if not rows:
         return
     connection = session.connection()
-    columns = list(rows[0])
-    values = itemgetter(*columns) if len(columns) > 1 else (lambda row: (row[columns[0]],))
     quote = connection.dialect.identifier_preparer.quote
     if connection.dialect.name == "postgresql":
         # COPY takes rows about four times faster than executemany, and a goods
@@ -318,24 +325,41 @@ def insert_rows(session, table, rows: list[dict]) -> None:
         with cursor, cursor.copy(f"COPY {quote(table.name)} "
                                  f"({', '.join(quote(c) for c in columns)}) FROM STDIN") as copy:
             for row in rows:
-                copy.write_row(values(row))
+                copy.write_row(row)
         return
     sqlite = connection.dialect.name == "sqlite"
     mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
     sql = (f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
            f"VALUES ({', '.join([mark] * len(columns))})")
-    dated = [i for i, c in enumerate(columns) if isinstance(rows[0][c], date)] if sqlite else []
+    dated = [i for i, value in enumerate(rows[0]) if isinstance(value, date)] if sqlite else []
     if dated:
         # Dates go in as the ISO text SQLAlchemy's Date type reads back on SQLite;
         # a document's lines share one or two dates, each written out once.
         texts: dict = {}
         tuples = []
         for row in rows:
-            row_values = list(values(row))
+            row_values = list(row)
             for i in dated:
                 day = row_values[i]
                 row_values[i] = texts.get(day) or texts.setdefault(day, day.isoformat())
             tuples.append(tuple(row_values))
-        connection.exec_driver_sql(sql, tuples)
+        rows = tuples
+    connection.exec_driver_sql(sql, rows)
+
+
+def upsert_tuples(session, table, columns: list[str], key: list[str], rows: list[tuple]) -> None:
+    """Insert rows, or where one of the same key exists set its other columns, in one driver call.
+
+    The same statement on SQLite and PostgreSQL; for the few hundred balances a batch changes,
+    SQLAlchemy's own upsert cost more than the database's work.
+    """
+    if not rows:
         return
-    connection.exec_driver_sql(sql, [values(row) for row in rows])
+    connection = session.connection()
+    quote = connection.dialect.identifier_preparer.quote
+    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    sets = ", ".join(f"{quote(c)} = excluded.{quote(c)}" for c in columns if c not in key)
+    connection.exec_driver_sql(
+        f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)}) "
+        f"VALUES ({', '.join([mark] * len(columns))}) "
+        f"ON CONFLICT ({', '.join(quote(c) for c in key)}) DO UPDATE SET {sets}", rows)
