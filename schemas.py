@@ -576,8 +576,19 @@ BATCH_ITEM_FIELDS = {
 }
 _REQUIRED_ITEM_FIELDS = [name for name, (_, required, _) in BATCH_ITEM_FIELDS.items() if required]
 _REQUIRED_ITEM_SET = frozenset(_REQUIRED_ITEM_FIELDS)
-_ITEM_PARSERS = {name: parser for name, (parser, _, _) in BATCH_ITEM_FIELDS.items()}
-_ITEM_KEYS = {name: key for name, (_, _, key) in BATCH_ITEM_FIELDS.items()}
+# The fields of an item in the order a scanner sends them -> their keys and parsers; a
+# scanner sends every item alike, so a batch needs one or two. None: a field is unknown.
+_ITEM_PLANS: dict[tuple, tuple | None] = {}
+
+
+def _item_plan(names: tuple) -> tuple | None:
+    if names not in _ITEM_PLANS:
+        if len(_ITEM_PLANS) >= 256:
+            _ITEM_PLANS.clear()  # bounded; threads may race here, and lose only a lookup
+        known = all(name in BATCH_ITEM_FIELDS for name in names) and _REQUIRED_ITEM_SET.issubset(names)
+        _ITEM_PLANS[names] = ((tuple(BATCH_ITEM_FIELDS[name][2] for name in names),
+                               tuple(BATCH_ITEM_FIELDS[name][0] for name in names)) if known else None)
+    return _ITEM_PLANS[names]
 
 
 class BatchItems(fields.List):
@@ -598,14 +609,15 @@ class BatchItems(fields.List):
         if not value:
             raise ValidationError("A batch needs at least one item.")
         items, errors = [], {}
-        parsers, keys = _ITEM_PARSERS, _ITEM_KEYS
         for index, raw in enumerate(value):
             # A good item in one expression; any fault sends it the long way, which names them all.
-            if raw.__class__ is dict and raw.keys() >= _REQUIRED_ITEM_SET:
+            plan = _item_plan(tuple(raw)) if raw.__class__ is dict else None
+            if plan is not None:
                 try:
-                    items.append({keys[name]: parsers[name](given) for name, given in raw.items()})
+                    items.append({key: parse(given)
+                                  for key, parse, given in zip(plan[0], plan[1], raw.values())})
                     continue
-                except (KeyError, ValidationError):
+                except ValidationError:
                     pass
             if not isinstance(raw, dict):
                 errors[index] = {"_schema": ["Invalid input type."]}

@@ -117,11 +117,18 @@ def _check_items(session, items: list[dict], is_count: bool) -> tuple[dict[str, 
         products[code]["factors"][unit] = factor
 
     errors: dict[int, dict] = {}
+    # A batch scans the same product, unit and amount many times: each such item is checked once.
+    passed: set[tuple] = set()
     for index, item in enumerate(items):
-        product = products.get(item["product_code"])
-        problem = _item_problem(item, product, is_count)
+        seen = (item["product_code"], item["unit"], item["amount_milli"],
+                item.get("amount_base_milli"), item.get("lot", ""))
+        if seen in passed:
+            continue
+        problem = _item_problem(item, products.get(item["product_code"]), is_count)
         if problem:
             errors[index] = {problem[0]: [problem[1]]}
+        else:
+            passed.add(seen)
     if errors:
         raise item_errors(errors)
     return products, [item if "amount_base_milli" in item
