@@ -1,4 +1,4 @@
-"""The query parameters of the pages: one schema per page, as schemas.py has one per API shape.
+"""The query parameters of the pages: one schema per page, as schemas/ has one per API shape.
 
 An empty form field counts as not given. Every page takes `format` (html or
 csv) and the list pages `page` (1 and up).

@@ -73,7 +73,7 @@ def schema_name(schema) -> str:
 
 
 def field_json_schema(self, field, ret: dict) -> dict:
-    """What a field class of schemas.py says of its JSON form, under what the field's metadata says."""
+    """What a field class of schemas/ says of its JSON form, under what the field's metadata says."""
     described = dict(getattr(field, "json_schema", {}))
     if isinstance(field, Quantity) or described.get("type") == ["number", "string"]:
         # A range of thousandths, already dumped in units by apispec, bounds the JSON number.

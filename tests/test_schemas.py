@@ -1,4 +1,4 @@
-"""schemas.py on its own: the batch item table's quick path answers as its long path does."""
+"""schemas/batch_items.py on its own: the item table's quick path answers as its long path does."""
 import pytest
 from marshmallow import ValidationError
 

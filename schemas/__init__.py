@@ -1,0 +1,35 @@
+"""marshmallow schemas: one per request and response shape of interface.md, by resource.
+
+Request schemas load into the names of the models (amounts into *_milli
+integers); response schemas dump from rows or dicts with those names. Shapes
+only: the rules that need the database or the day live in stock/. The modules
+may import marshmallow and stock.quantities, nothing else of the project
+(tests/test_layout.py); `from schemas import ...` is how the rest reads them.
+
+- fields: the value types every shape is made of (quantities, days, names...).
+- products, customers, orders, batches, warehouse_docs, stocktakings, inventory,
+  overview: the shapes of each resource, named as routes/ names them.
+- batch_items: a batch's scanned items, checked by a table of plain parsers.
+- answers: the list/item/nothing wrappers of every answer, and the error body.
+
+The API document (routes/api_description.py) is generated from these schemas.
+A field class whose JSON form marshmallow cannot tell (numbers sent as strings,
+dates as text) says it in `json_schema`; a field may add to it in its metadata.
+"""
+from schemas.fields import Quantity, check_timestamp, headers_query_schema
+from schemas.products import ProductSchema, product_out, product_schema, product_update_schema
+from schemas.customers import CustomerSchema, customer_row_schema, customers_schema
+from schemas.orders import (OrderAcquireSchema, OrderOutSchema, OrderViewSchema, order_acquire_schema,
+                            order_create_schema, order_list_query_schema, order_view_schema, orders_list_schema)
+from schemas.batch_items import BATCH_ITEM_FIELDS, BatchItemCreateSchema
+from schemas.batches import (BatchOutSchema, batch_create_schema, batch_filter_schema, batch_schema,
+                             batches_schema)
+from schemas.warehouse_docs import (DocFilterOutSchema, DocOutSchema, doc_filter_schema, doc_view_schema,
+                                    docs_filter_out_schema)
+from schemas.stocktakings import StocktakingOutSchema, stocktaking_delete_query_schema, stocktakings_schema
+from schemas.inventory import (InventoryRowSchema, MovementRowSchema, inventory_filter_schema,
+                               inventory_rows_schema, movement_filter_schema, movement_rows_schema)
+from schemas.overview import (DocsAndStocktakingRowSchema, MonthlyMovementRowSchema,
+                              docs_and_stocktaking_query_schema, docs_and_stocktaking_rows_schema, monthly_movement_query_schema,
+                              monthly_movement_rows_schema)
+from schemas.answers import ErrorBodySchema, NothingSchema, listing, single

@@ -1,0 +1,118 @@
+"""Order documents (operations 6-9): as imported, listed, viewed and acquired."""
+import json
+
+from marshmallow import Schema, fields, validate
+
+from schemas.fields import Day, Direction, Int, Name, Quantity, QueryNumber, Text, in_bigint
+
+
+class OrderBatchSettingsSchema(Schema):
+    allowed_types = fields.List(fields.String(validate=validate.OneOf(["R", "V"])), required=True,
+                                validate=validate.Length(min=1))
+    allowed_directions = fields.List(Direction(), required=True, validate=validate.Length(min=1))
+
+
+class OrderLineMetaSchema(Schema):
+    note = fields.String(load_default="")
+
+
+class OrderItemCreateSchema(Schema):
+    item_number = Int(required=True, validate=in_bigint(1))
+    product_code = Name()
+    lot = fields.String(load_default="", validate=validate.Length(max=200))
+    amount_ordered = Quantity(required=True, attribute="amount_ordered_milli",
+                              validate=validate.Range(min=1, error="Must be greater than 0."))
+    direction = Direction()
+    wplace = fields.List(fields.String(), load_default=list)
+    meta = fields.Nested(OrderLineMetaSchema, load_default=lambda: {"note": ""})
+
+
+class OrderCreateSchema(Schema):
+    # "acquire/..." would be read as the acquire operation in GET /v1/documents/{number}.
+    document_number = Name(validate.Regexp(r"(?!acquire/)", error="Must not begin with 'acquire/'."))
+    description = Text(load_default="")
+    id_warehouse = Int(required=True, validate=in_bigint(0))
+    id_customer = Int(load_default=0, validate=in_bigint(0))
+    expiration_limit = Int(load_default=0, validate=validate.Range(min=0, max=36500))
+    batch_settings = fields.Nested(OrderBatchSettingsSchema, required=True)
+    items = fields.List(fields.Nested(OrderItemCreateSchema), required=True,
+                        validate=validate.Length(min=1, error="An order needs at least one item."))
+
+
+order_create_schema = OrderCreateSchema()
+
+
+class OrderItemOutSchema(Schema):
+    """Item of an order as listed (GET /v1/documents/)."""
+
+    document_item_id = fields.Integer()
+    user_visible_document_item_id = fields.Integer(attribute="item_number")
+    document_number = fields.String()
+    product_code = fields.String()
+    lot = fields.String()
+    amount_ordered = Quantity(attribute="amount_ordered_milli")
+    amount_delivered = Quantity(attribute="amount_delivered_milli")
+    direction = fields.String()
+    wplace = fields.Function(lambda item: json.loads(item.wplace),
+                             metadata={"type": "array", "items": {"type": "string"}})
+    meta = fields.Function(lambda item: {"note": item.note}, metadata={
+        "type": "object", "properties": {"note": {"type": "string"}}, "additionalProperties": False})
+
+
+class OrderItemViewSchema(OrderItemOutSchema):
+    """Item of an order as viewed by number: the client's item_number only."""
+
+    class Meta:
+        exclude = ("document_item_id", "user_visible_document_item_id")
+
+    item_number = fields.Integer()
+
+
+class OrderItemAcquireSchema(OrderItemOutSchema):
+    class Meta:
+        exclude = ("user_visible_document_item_id",)
+
+
+class OrderOutSchema(Schema):
+    """An order as listed (GET /v1/documents/)."""
+
+    document_number = fields.String()
+    description = fields.String()
+    id_warehouse = fields.Integer()
+    id_customer = fields.Integer()
+    state = fields.Integer()
+    expiration_limit = fields.Integer()
+    # Set where the order is read (stock/orders.py): the day of the request + expiration_limit.
+    expiration_limit_date = Day()
+    batch_settings = fields.Function(lambda order: {
+        "allowed_types": order.allowed_types.split(","),
+        "allowed_directions": order.allowed_directions.split(","),
+    }, metadata={"type": "object", "properties": {
+        "allowed_types": {"type": "array", "items": {"type": "string", "enum": ["R", "V"]}},
+        "allowed_directions": {"type": "array", "items": {"type": "string", "enum": ["I", "O"]}}},
+        "required": ["allowed_types", "allowed_directions"], "additionalProperties": False})
+    items = fields.List(fields.Nested(OrderItemOutSchema))
+
+
+class OrderViewSchema(OrderOutSchema):
+    """An order as viewed by number."""
+
+    items = fields.List(fields.Nested(OrderItemViewSchema))
+
+
+class OrderAcquireSchema(OrderOutSchema):
+    """An order as acquired by a scanner."""
+
+    items = fields.List(fields.Nested(OrderItemAcquireSchema))
+
+
+orders_list_schema = OrderOutSchema(many=True)
+order_view_schema = OrderViewSchema()
+order_acquire_schema = OrderAcquireSchema()
+
+
+class OrderListQuerySchema(Schema):
+    state = QueryNumber(choices=(0, 1, 2, 3))
+
+
+order_list_query_schema = OrderListQuerySchema()
