@@ -42,6 +42,7 @@ def add_product():
 def update_product(product_code):
     """Change the fields given of a product."""
     data = body_data(required=True)
+    # When several things are wrong the record in the path answers (404) before the shape (422).
     catalog.require_product(db.session, product_code)
     catalog.update_product(db.session, product_code, load(product_update_schema, data))
     return {}
