@@ -107,14 +107,20 @@ def _check_items(session, items: list[dict], is_count: bool) -> tuple[dict[str, 
     as a new dict that has it (a scanner sends it, and _item_problem checked it).
     """
     codes = {item["product_code"] for item in items}
-    products = {row.product_code: {**row._mapping, "factors": {row.base_unit: SCALE}}
-                for row in session.execute(
-                    select(Product.product_code, Product.name, Product.active, Product.base_unit,
-                           Product.lot_level).where(Product.product_code.in_(codes)))}
-    for code, unit, factor in session.execute(
-            select(Packaging.product_code, Packaging.unit, Packaging.amount_base_units_milli)
-            .where(Packaging.product_code.in_(codes))):
-        products[code]["factors"][unit] = factor
+    products: dict[str, dict] = {}
+    # One statement: a product's row comes once per packaging (once, with no unit, without one).
+    for code, name, active, base_unit, lot_level, unit, factor in session.execute(
+            select(Product.product_code, Product.name, Product.active, Product.base_unit, Product.lot_level,
+                   Packaging.unit, Packaging.amount_base_units_milli)
+            .outerjoin(Packaging, Packaging.product_code == Product.product_code)
+            .where(Product.product_code.in_(codes))):
+        product = products.get(code)
+        if product is None:
+            product = products[code] = {"product_code": code, "name": name, "active": active,
+                                        "base_unit": base_unit, "lot_level": lot_level,
+                                        "factors": {base_unit: SCALE}}
+        if unit is not None:
+            product["factors"][unit] = factor
 
     errors: dict[int, dict] = {}
     # A batch scans the same product, unit and amount many times: each such item is checked once.
