@@ -130,6 +130,16 @@ def pytest_configure(config):
     config.addinivalue_line(
         "markers", "unbalanced: the test writes balances without documents on purpose; "
                    "the balance check after it is skipped")
+    config.addinivalue_line(
+        "markers", "live: the test starts another process (the served service, a flask command, "
+                   "a browser, schemathesis, an old release); `pytest -m 'not live'` leaves these out")
+
+
+def pytest_collection_modifyitems(items):
+    # Every test with a live server is live; the others that start a process say so themselves.
+    for item in items:
+        if "live_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.live)
 
 
 @pytest.fixture(autouse=True)
