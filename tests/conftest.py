@@ -15,7 +15,7 @@ from sqlalchemy import create_engine, text
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from app import create_app  # noqa: E402
-from helpers import add_products, batch, created, known_products  # noqa: E402
+from helpers import add_products, batch, created, known_product_bodies  # noqa: E402
 from operations.upgrades import upgrade_database  # noqa: E402
 from schemas import batch_create_schema, product_schema  # noqa: E402
 from stock import api_keys, catalog, posting  # noqa: E402
@@ -258,8 +258,8 @@ def callers(session):
 
 @pytest.fixture
 def catalog_products(session):
-    """helpers.known_products() made through the rules (stock.catalog), for the rule layer."""
-    for body in known_products():
+    """helpers.known_product_bodies() made through the rules (stock.catalog), for the rule layer."""
+    for body in known_product_bodies():
         catalog.create_product(session, product_schema.load(body))
 
 
