@@ -3,6 +3,22 @@
 `make test` runs the suite twice; WAREHOUSE_TEST_BACKEND=postgresql selects the
 server named by WAREHOUSE_TEST_DATABASE_URL. Each pytest run works in a schema
 of its own there, so that two runs on one server never see each other's rows.
+
+The tests come in layers, and each file is named after what it tests:
+- rules: tests/test_<module>.py tests stock/<module>.py on a session (the `session`,
+  `callers`, `catalog_products` and `scanner` fixtures), no HTTP: test_posting.py,
+  test_orders.py, test_stocktaking.py (test_stock.py: the stock package as a whole).
+  Most booking cases live here.
+- HTTP: tests/test_<resource>.py tests one resource of the service through the test
+  client (`api`, `api_as`): test_batches.py for /v1/batches, test_documents.py for
+  /v1/documents, test_stocktakings.py for /v1/stocktakings...: per operation its success
+  and its errors as answered (status, error body, fields), and what only HTTP has.
+  Other files are named after the part of the service they test (test_cli.py,
+  test_migrations.py, test_serving.py...).
+- live: tests that start another process (a live server, a flask command, a browser,
+  schemathesis, an old release) carry the `live` marker; `pytest -m "not live"` runs the
+  fast layers alone, `make test` everything.
+One builder of batches serves both the rule and the HTTP layer: Scanner, below.
 """
 import os
 import shutil
