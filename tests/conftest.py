@@ -3,10 +3,29 @@
 `make test` runs the suite twice; WAREHOUSE_TEST_BACKEND=postgresql selects the
 server named by WAREHOUSE_TEST_DATABASE_URL. Each pytest run works in a schema
 of its own there, so that two runs on one server never see each other's rows.
+
+The tests come in layers, and each file is named after what it tests:
+- rules: tests/test_<module>.py tests stock/<module>.py on a session (the `session`,
+  `callers`, `catalog_products` and `scanner` fixtures), no HTTP: test_posting.py,
+  test_orders.py, test_stocktaking.py (test_stock.py: the stock package as a whole).
+  Most booking cases live here.
+- HTTP: tests/test_<resource>.py tests one resource of the service through the test
+  client (`api`, `api_as`): test_batches.py for /v1/batches, test_documents.py for
+  /v1/documents, test_stocktakings.py for /v1/stocktakings...: per operation its success
+  and its errors as answered (status, error body, fields), and what only HTTP has.
+  Other files are named after the part of the service they test (test_cli.py,
+  test_migrations.py, test_serving.py...).
+- live: tests that start another process (a live server, a flask command, a browser,
+  schemathesis, an old release) carry the `live` marker; `pytest -m "not live"` runs the
+  fast layers alone, `make test` everything.
+One builder of batches serves both the rule and the HTTP layer: Scanner, below.
 """
+import gc
 import os
+import pathlib
 import shutil
 import sys
+import tempfile
 import uuid
 
 import pytest
@@ -15,9 +34,12 @@ from sqlalchemy import create_engine, text
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from app import create_app  # noqa: E402
-from helpers import add_products, created  # noqa: E402
+from helpers import add_products, batch, created, known_product_bodies  # noqa: E402
 from operations.upgrades import upgrade_database  # noqa: E402
-from stock import api_keys  # noqa: E402
+from schemas import batch_create_schema, product_schema  # noqa: E402
+from stock import api_keys, catalog, posting  # noqa: E402
+from stock.api_keys import Caller  # noqa: E402
+from stock.policy import Policy  # noqa: E402
 from storage.db import db  # noqa: E402
 
 BACKEND = os.environ.get("WAREHOUSE_TEST_BACKEND", "sqlite")
@@ -46,11 +68,35 @@ def pg_schema():
     engine.dispose()
 
 
+@pytest.fixture(scope="session")
+def sqlite_folder(tmp_path_factory):
+    """Where the tests' SQLite files live: in memory (/dev/shm) where there is one.
+
+    The service commits with synchronous=FULL, so each commit on a disk waits for an fsync
+    (several per test); in memory the same SQL runs with the same settings, minus the wait.
+    Nothing in the fast layers needs the file to outlive the machine; the files of tests
+    that kill processes outlive those processes alike in memory and on disk.
+    """
+    if BACKEND != "sqlite":
+        yield None
+        return
+    if not os.path.isdir("/dev/shm") or not os.access("/dev/shm", os.W_OK):
+        yield tmp_path_factory.mktemp("databases")
+        return
+    folder = tempfile.mkdtemp(prefix="warehouse-tests-", dir="/dev/shm")
+    yield pathlib.Path(folder)
+    shutil.rmtree(folder, ignore_errors=True)
+
+
 @pytest.fixture
-def database_config(tmp_path, pg_schema):
+def database_config(request, pg_schema, sqlite_folder):
     """Config that points an app at a fresh database (also used by server tests)."""
     if pg_schema is None:
-        return {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'warehouse.db'}"}
+        folder = sqlite_folder / uuid.uuid4().hex
+        folder.mkdir()
+        # Removed after the test, so that a whole run never holds more than a few in memory.
+        request.addfinalizer(lambda: shutil.rmtree(folder, ignore_errors=True))
+        return {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'warehouse.db'}"}
     engine = create_engine(PG_URL, connect_args={"options": f"-csearch_path={pg_schema}"})
     with engine.begin() as conn:
         tables = conn.execute(text(
@@ -86,12 +132,17 @@ def sqlite_template(tmp_path_factory):
 @pytest.fixture
 def app(database_config, sqlite_template):
     """The service's app on this test's database, at the newest migration."""
+    copied = False
     if sqlite_template is not None:
         target = database_config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
         if not os.path.exists(target):
             shutil.copyfile(sqlite_template, target)
+            copied = True
     app = create_app({"TESTING": True, **database_config})
-    upgrade_database(app, who="tests")
+    if not copied:
+        # A copy of the template is at the newest migration already: the check would only read
+        # the migration files again (about a tenth of a short test's time).
+        upgrade_database(app, who="tests")
     yield app
     with app.app_context():
         db.session.remove()
@@ -127,9 +178,25 @@ def session(app):
 
 
 def pytest_configure(config):
+    # Every test builds an app, thousands of short-lived objects, so the collector runs often;
+    # its full passes walked every object of the modules imported (Flask, SQLAlchemy,
+    # alembic...) each time. Those live as long as the run: frozen, they are skipped, and
+    # a higher first threshold makes passes rarer (about a fifth of the fast layers' time).
+    gc.freeze()
+    gc.set_threshold(50_000, 50, 1000)
     config.addinivalue_line(
         "markers", "unbalanced: the test writes balances without documents on purpose; "
                    "the balance check after it is skipped")
+    config.addinivalue_line(
+        "markers", "live: the test starts another process (the served service, a flask command, "
+                   "a browser, schemathesis, an old release); `pytest -m 'not live'` leaves these out")
+
+
+def pytest_collection_modifyitems(items):
+    # Every test with a live server is live; the others that start a process say so themselves.
+    for item in items:
+        if "live_server" in getattr(item, "fixturenames", ()):
+            item.add_marker(pytest.mark.live)
 
 
 @pytest.fixture(autouse=True)
@@ -179,32 +246,76 @@ class Api:
 
 
 class Scanner:
-    """Posts batches over HTTP as a scanner does, each with the next batch number.
+    """The one builder of batches the test files share: it numbers each batch it builds
+    (1, 2, 3...) and either posts it over HTTP as a scanner does (`Scanner(api)`, the HTTP
+    layer) or books it on a session straight through the rules (`Scanner(session=...,
+    caller=...)`, the rule layer; the `scanner` fixture).
 
-    The one builder of batches the test files share; each adds, in a subclass,
-    the short forms of its items and the reads it checks.
+    On a session the body is parsed by schemas.batch_create_schema, as the route parses
+    it, and booked by stock.posting.post_batch: a refusal raises the stock.errors exception
+    whose status, code and `fields` the route turns into the JSON error body. Test files
+    add, in a subclass, the short forms of their items and the reads they check.
     """
 
-    def __init__(self, api):
-        self.api, self.number = api, 0
+    def __init__(self, api=None, session=None, caller=None, policy=None):
+        self.api, self.session, self.caller = api, session, caller
+        self.policy = policy or Policy()
+        self.number = 0
 
-    def send(self, type_, direction, items, warehouse=1, number=None, api=None, extras=None, **settings):
-        """Post a batch of item dicts; answer the response and the body sent."""
+    def body(self, type_, direction, items, warehouse=1, number=None, extras=None, **settings):
+        """The request body of a batch of item dicts, numbered next unless `number` is given."""
         if number is None:
             self.number += 1
             number = self.number
-        body = {"batch_settings": {"batch_number": str(number), "id_warehouse": str(warehouse),
-                                   "direction": direction, "type": type_, **settings},
-                "batch_items": list(items)}
-        if extras is not None:
-            body["batch_extras"] = extras
+        return batch(number, list(items), extras, id_warehouse=str(warehouse), direction=direction,
+                     type=type_, **settings)
+
+    def send(self, type_, direction, items, api=None, **kw):
+        """Post a batch over HTTP; answer the response and the body sent."""
+        body = self.body(type_, direction, items, **kw)
         return (api or self.api).post("/v1/batches/", body), body
 
+    def post(self, body, caller=None, policy=None) -> bool:
+        """Book a request body on the session through the rules, as the route does; False when
+        it was a retry that booked nothing. Raises what the rules raise."""
+        return posting.post_batch(self.session, caller or self.caller, batch_create_schema.load(body),
+                                  policy or self.policy)
+
     def book(self, type_, direction, items, **kw):
-        """Post a batch that must be booked (201); answer the body sent."""
+        """Book a batch that must be booked (201 over HTTP); answer the body sent."""
+        if self.session is not None:
+            body = self.body(type_, direction, items, **kw)
+            assert self.post(body) is True
+            return body
         response, body = self.send(type_, direction, items, **kw)
         created(response)
         return body
+
+
+@pytest.fixture
+def callers(session):
+    """Callers (stock.api_keys.Caller) of the rule layer: alice and bob may scan in every
+    warehouse, carol only in warehouse 1; each is a key stored in the database."""
+    made = {}
+    for name, role, warehouses in (("alice", "scan", None), ("bob", "scan", None),
+                                   ("carol", "scan", [1])):
+        api_keys.create_key(session, name, role, warehouses)
+        key = next(k for k in api_keys.list_keys(session) if k.name == name)
+        made[name] = Caller(key.id, name, role, frozenset(warehouses) if warehouses else None)
+    return made
+
+
+@pytest.fixture
+def catalog_products(session):
+    """helpers.known_product_bodies() made through the rules (stock.catalog), for the rule layer."""
+    for body in known_product_bodies():
+        catalog.create_product(session, product_schema.load(body))
+
+
+@pytest.fixture
+def scanner(session, callers):
+    """A Scanner on the session, posting as alice with the default policy."""
+    return Scanner(session=session, caller=callers["alice"])
 
 
 @pytest.fixture

@@ -54,9 +54,14 @@ def error_fields(response, status=422):
     return response.json["error"].get("fields", {})
 
 
-def add_products(api):
+def known_product_bodies():
     """P1 and P2 in pieces (P1 also in boxes of 6 and doses of 0.125), LOT kept by lot, OFF inactive."""
-    for body in (product("P1", packaging=[{"unit": "box", "amount_base_units": 6},
-                                          {"unit": "dose", "amount_base_units": "0.125"}]),
-                 product("P2"), product("LOT", lot_level=1), product("OFF", active=0)):
+    return [product("P1", packaging=[{"unit": "box", "amount_base_units": 6},
+                                     {"unit": "dose", "amount_base_units": "0.125"}]),
+            product("P2"), product("LOT", lot_level=1), product("OFF", active=0)]
+
+
+def add_products(api):
+    """The known_product_bodies() through the service."""
+    for body in known_product_bodies():
         created(api.post("/v1/products/", body))

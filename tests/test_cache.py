@@ -112,6 +112,7 @@ def test_without_a_mark_every_get_loads():
     assert [kept.get("k", loads) for _ in range(2)] == ["value 1", "value 2"]
 
 
+@pytest.mark.live
 def test_a_move_in_another_process_is_seen_without_reopening(tmp_path, mark):
     before = mark.read()
     code = "import sys; from storage.cache import ChangeMark; ChangeMark(sys.argv[1]).move()"

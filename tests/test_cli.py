@@ -290,6 +290,7 @@ def flask_command(workdir, *args):
 
 @pytest.mark.parametrize("args", [("keys", "list"), ("check",), ("keys", "create", "--name", "x", "--role", "read"),
                                   ("products", "import", "none.jsonl"), ("routes",)])
+@pytest.mark.live
 def test_a_command_refuses_a_database_file_that_does_not_exist_and_names_it(tmp_path, args):
     done = flask_command(tmp_path, *args)
     assert done.returncode == 1, done.stdout + done.stderr
@@ -297,6 +298,7 @@ def test_a_command_refuses_a_database_file_that_does_not_exist_and_names_it(tmp_
     assert os.listdir(tmp_path) == []  # nothing made
 
 
+@pytest.mark.live
 def test_a_command_uses_a_database_file_that_exists(tmp_path):
     made_app = create_app({"SQLALCHEMY_DATABASE_URI": f"sqlite:///{tmp_path / 'warehouse.db'}"})
     upgrade_database(made_app, who="tests")
@@ -307,6 +309,7 @@ def test_a_command_uses_a_database_file_that_exists(tmp_path):
     assert flask_command(tmp_path, "keys", "list").stdout.startswith("office\tread")
 
 
+@pytest.mark.live
 def test_the_list_of_commands_shows_without_a_database(tmp_path):
     done = flask_command(tmp_path, "--help")
     assert done.returncode == 0 and "keys" in done.stdout

@@ -5,6 +5,8 @@ import subprocess
 import sys
 from datetime import date, timedelta
 
+import pytest
+
 from conftest import Api
 from helpers import created, product
 from server import query
@@ -74,6 +76,7 @@ def test_demo_refuses_a_database_with_products(runner, api, database_config):
     assert query(database_config, "SELECT product_code FROM products") == [("OWN-1",)]
 
 
+@pytest.mark.live
 def test_make_demo_fills_a_sqlite_file_that_does_not_exist_yet(tmp_path):
     # As `make demo` runs it: a fresh file named by DATABASE_URL, made by the command itself.
     path = tmp_path / "demo.db"

@@ -173,6 +173,7 @@ def small_disk(tmp_path):
         db.engine.dispose()
 
 
+@pytest.mark.live
 def test_a_full_disk_is_507_books_nothing_half_and_writes_work_again_once_there_is_room(small_disk):
     service, config, free_room = small_disk
     for code in ("P1", "P2"):

@@ -6,6 +6,8 @@ import subprocess
 import sys
 import time
 
+import pytest
+
 from operations import upgrades
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -36,6 +38,7 @@ def test_the_logged_path_is_the_one_the_client_wrote_on_one_line(api, caplog):
     assert lines[1].startswith("127.0.0.1 GET /v1/products/A\\nGET /v1/forged")
 
 
+@pytest.mark.live
 def test_key_changes_imports_and_upgrades_are_logged_with_who_ran_them(tmp_path):
     log_file = tmp_path / "warehouse.log"
     env = {k: v for k, v in os.environ.items() if not k.startswith("WAREHOUSE_") and k != "DATABASE_URL"}

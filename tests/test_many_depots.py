@@ -112,6 +112,7 @@ def replay(database_config):
             for warehouse, docs in documents.items()}
 
 
+@pytest.mark.live
 def test_four_warehouses_eight_clients_two_processes_book_exactly(two_servers, database_config):
     create_products(two_servers[0], PRODUCTS)
     outcomes = run_load(two_servers)
@@ -177,6 +178,7 @@ def test_four_warehouses_eight_clients_two_processes_book_exactly(two_servers, d
     assert_clean_logs(two_servers)
 
 
+@pytest.mark.live
 def test_one_batch_number_raced_in_four_warehouses_is_booked_once(two_servers, database_config):
     create_products(two_servers[0], PRODUCTS)
     answers = []
@@ -200,6 +202,7 @@ def test_one_batch_number_raced_in_four_warehouses_is_booked_once(two_servers, d
 
 @pytest.mark.skipif(BACKEND != "postgresql",
                     reason="SQLite has one writer for the whole file, by design")
+@pytest.mark.live
 def test_a_warehouse_books_while_another_warehouse_is_locked(two_servers, database_config):
     create_products(two_servers[0], PRODUCTS)
     engine = database_engine(database_config)

@@ -112,6 +112,7 @@ def test_an_empty_database_is_built_by_the_migrations(make_app, empty_database):
 
 # --- the release before migrations -----------------------------------------------------------
 
+@pytest.mark.live
 def test_a_database_of_the_release_before_migrations_is_recognised_and_answers_as_before(
         old_database, make_app):
     database_config, old = old_database
@@ -160,6 +161,7 @@ def later_release(tmp_path, monkeypatch):
     return "0ddba11c0ffe"
 
 
+@pytest.mark.live
 def test_a_later_migration_runs_at_start_and_keeps_every_record(old_database, make_app, later_release):
     database_config, old = old_database
     app = make_app(database=database_config, upgrade=False)
@@ -177,6 +179,7 @@ def test_a_later_migration_runs_at_start_and_keeps_every_record(old_database, ma
             assert connection.exec_driver_sql("PRAGMA foreign_keys").scalar() == 1
 
 
+@pytest.mark.live
 @pytest.mark.skipif(BACKEND != "sqlite", reason="a file copy is SQLite's; PostgreSQL is copied by pg_dump")
 def test_a_sqlite_file_with_data_is_copied_beside_itself_before_an_upgrade(
         old_database, make_app, later_release):
@@ -204,6 +207,7 @@ def test_a_database_with_some_tables_of_ours_is_refused_untouched(make_app, empt
 
 # --- a newer release's database ---------------------------------------------------------------
 
+@pytest.mark.live
 def test_a_database_newer_than_the_code_is_refused(make_app, empty_database, tmp_path):
     database_config = empty_database  # not the suite's shared schema: this one is left "newer"
     app = make_app(database=database_config, upgrade=False)
@@ -233,6 +237,7 @@ def flask_command(database_config, cwd, *args):
                           capture_output=True, text=True, timeout=60)
 
 
+@pytest.mark.live
 def test_db_upgrade_and_db_current_by_hand(empty_database, tmp_path):
     path = empty_database["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
     before = flask_command(empty_database, tmp_path, "db", "current")
@@ -251,6 +256,7 @@ def test_db_upgrade_and_db_current_by_hand(empty_database, tmp_path):
     assert again.stdout.splitlines()[-1] == f"The database is already at the newest migration, {head()}."
 
 
+@pytest.mark.live
 def test_db_upgrade_by_hand_recognises_the_release_before_migrations(old_database, make_app):
     database_config, _old = old_database
     result = make_app(database=database_config, upgrade=False).test_cli_runner().invoke(args=["db", "upgrade"])
@@ -258,6 +264,7 @@ def test_db_upgrade_by_hand_recognises_the_release_before_migrations(old_databas
     assert revision_of(database_config) == [(head(),)]
 
 
+@pytest.mark.live
 def test_python_app_py_runs_a_later_migration_before_it_serves(old_database, tmp_path):
     """A later release, as a depot installs it: its code with one more migration, started
     by `python app.py` from another working directory."""

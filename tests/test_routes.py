@@ -96,6 +96,7 @@ def test_an_order_line_may_not_name_a_lot_for_a_product_without_lots(api):
     assert api.get("/v1/documents/D1").json["item"]["state"] == 0
 
 
+@pytest.mark.live
 def test_schemas_know_no_rules():
     # quantities and errors live with the rules (stock/) and are shared: no rule module may load.
     probe = ("import sys, schemas; print(any(name.startswith('stock.') and name not in "

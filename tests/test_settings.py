@@ -82,6 +82,7 @@ def run(argv, tmp_path, **environ):
 @pytest.mark.parametrize("name, value", [("WAREHOUSE_ALLOW_NEGATIVE_STOCK", "maybe"),
                                          ("WAREHOUSE_PORT", "eighty"),
                                          ("WAREHOUSE_LOG_KEEP", "-2")])
+@pytest.mark.live
 def test_python_app_py_refuses_to_start_naming_the_setting(tmp_path, name, value):
     done = run([sys.executable, os.path.join(REPO, "app.py"), "--host", "127.0.0.1", "--port", "1"],
                tmp_path, **{name: value})
@@ -90,6 +91,7 @@ def test_python_app_py_refuses_to_start_naming_the_setting(tmp_path, name, value
     assert "Traceback" not in done.stderr
 
 
+@pytest.mark.live
 def test_a_command_refuses_to_run_naming_the_setting(tmp_path):
     flask = os.path.join(os.path.dirname(sys.executable), "flask")
     done = run([flask, "--app", os.path.join(REPO, "app.py"), "keys", "list"], tmp_path,

@@ -9,8 +9,7 @@ from sqlalchemy.exc import StatementError
 from helpers import batch, item, order, order_item, product
 from models import Balance, Batch, OrderDocument, WarehouseDocument
 from schemas import batch_create_schema, order_create_schema, product_schema
-from stock import api_keys, catalog
-from stock.api_keys import Caller
+from stock import catalog
 from stock.balances import change_balances, new_document, next_number
 from stock.errors import Conflict, Forbidden, InsufficientStock, Invalid, NotFound
 from stock.orders import (BATCH_EXISTS, CLOSED, IMPORTED, PROCESSING, acquire_order, create_order, get_order,
@@ -21,18 +20,6 @@ from storage.db import writing
 
 STRICT = Policy()
 YEAR = date.today().year
-
-
-@pytest.fixture
-def callers(session):
-    """Callers for two keys of all warehouses and one limited to warehouse 1."""
-    made = {}
-    for name, role, warehouses in (("alice", "scan", None), ("bob", "scan", None),
-                                   ("carol", "scan", [1])):
-        api_keys.create_key(session, name, role, warehouses)
-        key = next(k for k in api_keys.list_keys(session) if k.name == name)
-        made[name] = Caller(key.id, name, role, frozenset(warehouses) if warehouses else None)
-    return made
 
 
 @pytest.fixture

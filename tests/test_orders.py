@@ -1,0 +1,165 @@
+"""stock/orders.py on a session, the rule layer of order documents (DESIGN §6): the states an
+order goes through as scanners acquire it and batches fill it, and the lock of the caller
+that acquired it.
+
+Callers are conftest's: alice and bob scan everywhere, carol only in warehouse 1 (over HTTP
+these were the "scan", admin and "scan_w1" keys; the rules see no roles, only warehouses).
+What only HTTP shows (status codes, the error body, the list and its query) is in
+test_documents.py.
+"""
+from datetime import datetime, timedelta, timezone
+
+import pytest
+from sqlalchemy import update
+
+from helpers import batch, item, order, order_item
+from models import OrderDocument
+from schemas import order_create_schema
+from stock import catalog, orders, records
+from stock.errors import Conflict, Invalid
+from stock.policy import Policy
+from stock.quantities import from_milli
+from storage.db import writing
+
+pytestmark = pytest.mark.usefixtures("catalog_products")
+
+
+@pytest.fixture
+def customer(session):
+    catalog.save_customers(session, [{"id_customer": 42, "name": "Acme"}])
+    return 42
+
+
+def add(session, caller, body):
+    orders.create_order(session, caller, order_create_schema.load(body))
+
+
+def the_order(session, caller, number="D1"):
+    session.rollback()
+    return orders.get_order(session, caller, number)
+
+
+def state(session, caller, number="D1"):
+    return the_order(session, caller, number).state
+
+
+def delivered(session, caller, number="D1"):
+    return [from_milli(line.amount_delivered_milli) for line in the_order(session, caller, number).items]
+
+
+def acquire(session, caller, number="D1", policy=Policy()):
+    """The state the order is in once acquired (raises what acquire_order raises)."""
+    return orders.acquire_order(session, caller, number, policy).state
+
+
+# --- refused creates ------------------------------------------------------------------------
+
+def test_duplicate_number_conflicts_before_unknown_products(session, callers):
+    add(session, callers["alice"], order("D1"))
+    with pytest.raises(Conflict):
+        add(session, callers["alice"], order("D1", [order_item(1, "NOPE", 1)]))
+
+
+# --- states ---------------------------------------------------------------------------------
+
+def test_a_lock_older_than_the_timeout_is_taken_over(session, callers):
+    alice, bob = callers["alice"], callers["bob"]
+    add(session, bob, order("D1"))
+    assert acquire(session, alice) == 2
+    assert acquire(session, bob, policy=Policy(acquire_timeout=timedelta(0))) == 2
+    assert state(session, bob) == 2
+    with pytest.raises(Conflict):  # now bob holds it
+        acquire(session, alice)
+    assert acquire(session, bob) == 2
+
+
+def test_a_lock_moved_back_past_the_timeout_is_taken_over(session, callers):
+    alice, bob = callers["alice"], callers["bob"]
+    add(session, bob, order("D1"))
+    acquire(session, alice)
+    with writing(session):
+        session.execute(update(OrderDocument).values(locked_at=datetime.now(timezone.utc) - timedelta(seconds=1000)))
+    with pytest.raises(Conflict):
+        acquire(session, bob)
+    with writing(session):
+        session.execute(update(OrderDocument).values(locked_at=datetime.now(timezone.utc) - timedelta(seconds=2000)))
+    assert acquire(session, bob) == 2
+    with pytest.raises(Conflict):
+        acquire(session, alice)
+
+
+def test_a_batch_moves_the_order_to_3_and_ends_the_lock(session, scanner, callers):
+    alice, carol = callers["alice"], callers["carol"]
+    add(session, alice, order("D1", [order_item(1, "P1", 10)]))
+    acquire(session, alice)
+    scanner.post(batch(1, [item("P1", 4)], document_number="D1"))
+    assert state(session, alice) == 3
+    assert delivered(session, alice) == [4]
+    # the lock ended: another caller may acquire at once, and 3 goes back to 2
+    assert acquire(session, carol) == 2
+    with pytest.raises(Conflict):
+        acquire(session, alice)
+
+
+def test_a_batch_without_acquiring_moves_1_to_3(session, scanner):
+    add(session, scanner.caller, order("D1", [order_item(1, "P1", 10)]))
+    scanner.post(batch(1, [item("P1", 4)], document_number="D1"))
+    assert state(session, scanner.caller) == 3
+
+
+def test_every_line_delivered_closes_the_order(session, scanner):
+    alice = scanner.caller
+    add(session, alice, order("D1", [order_item(1, "P1", 10, direction="I"),
+                                     order_item(2, "P2", 2, direction="O")], directions=("I", "O")))
+    scanner.post(batch(1, [item("P1", 10), item("P2", 5)]))  # stock to ship
+    scanner.post(batch(3, [item("P1", 10)], document_number="D1"))
+    assert state(session, alice) == 3  # the goods-out line is still open
+    scanner.post(batch(2, [item("P2", 2)], direction="O", document_number="D1"))
+    assert state(session, alice) == 0
+    assert delivered(session, alice) == [10, 2]
+
+
+def test_a_closed_order_refuses_acquire_and_batches(session, scanner, callers):
+    alice, bob = callers["alice"], callers["bob"]
+    add(session, alice, order("D1", [order_item(1, "P1", 1)]))
+    scanner.post(batch(1, [item("P1", 1)], document_number="D1"))
+    assert state(session, alice) == 0
+    for caller in (alice, bob):
+        with pytest.raises(Conflict):
+            acquire(session, caller)
+    with pytest.raises(Conflict):
+        scanner.post(batch(2, [item("P1", 1)], document_number="D1"))
+    assert state(session, alice) == 0
+
+
+def test_a_counting_order_moves_through_the_states(session, scanner):
+    alice = scanner.caller
+    add(session, alice, order("D1", [order_item(1, "P1", 10)], types=("V",)))
+    assert acquire(session, alice) == 2
+    scanner.post(batch(1, [item("P1", 7)], type="V", document_number="D1"))
+    assert state(session, alice) == 3
+    assert acquire(session, alice) == 2
+    scanner.post(batch(2, [item("P1", 7)], type="V", document_number="D1"))
+    assert state(session, alice) == 0
+    assert delivered(session, alice) == [14]
+
+
+def test_a_refused_batch_leaves_the_order_as_it_was(session, scanner, callers):
+    alice, bob = callers["alice"], callers["bob"]
+    add(session, alice, order("D1", [order_item(1, "P1", 10)]))
+    acquire(session, alice)
+    with pytest.raises(Invalid):
+        scanner.post(batch(1, [item("P1", 4), item("P1", 7)], document_number="D1"))
+    assert state(session, alice) == 2
+    assert delivered(session, alice) == [0]
+    with pytest.raises(Conflict):  # still held by alice
+        acquire(session, bob)
+
+
+def test_id_customer_of_the_warehouse_document_comes_from_the_order(session, scanner, customer):
+    add(session, scanner.caller, order("D1", id_customer=customer))
+    scanner.post(batch(1, [item("P1", 1)], document_number="D1"))
+    scanner.post(batch(2, [item("P1", 1)]))
+    session.rollback()
+    docs = records.filter_documents(session, scanner.caller, {}, headers_only=True)
+    assert [(d["batch_number"], d["id_customer"]) for d in docs] == [(1, 42), (2, 0)]
