@@ -9,6 +9,7 @@ import hashlib
 import json
 from collections import defaultdict
 from datetime import date
+from operator import itemgetter
 
 from sqlalchemy import insert, select
 from sqlalchemy.exc import IntegrityError
@@ -28,7 +29,8 @@ def batch_digest(batch: dict) -> str:
     """A fingerprint of the parsed batch: a retry must carry exactly the same content."""
     settings = {k: v for k, v in batch["batch_settings"].items() if k != "created_date"}
     content = {**batch, "batch_settings": settings}
-    text = json.dumps(content, sort_keys=True, default=str, separators=(",", ":"))
+    # check_circular off: a parsed request holds no cycles, and the text is the same without the check.
+    text = json.dumps(content, sort_keys=True, default=str, separators=(",", ":"), check_circular=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -173,21 +175,26 @@ def _item_problem(item: dict, product: dict | None, is_count: bool) -> tuple[str
     return None
 
 
-BATCH_ITEM_COLUMNS = ["batch_number", "position", "product_code", "unit", "amount_milli",
-                      "amount_base_milli", "barcode", "date_exp", "lot", "name", "palette", "status",
-                      "timestamp_client", "wplace", "doc_number", "doc_item_number"]
+# What a scanner sends of an item, in the order of the columns below.
+_SCANNED = ("product_code", "unit", "amount_milli", "amount_base_milli", "barcode", "date_exp", "lot",
+            "name", "palette", "status", "timestamp_client", "wplace")
+_EVERY_FIELD = itemgetter(*_SCANNED)
+BATCH_ITEM_COLUMNS = ["batch_number", "position", *_SCANNED, "doc_number", "doc_item_number"]
 
 
 def _write_batch_items(session, batch_number: int, items: list[dict], doc_number: int) -> None:
     """The batch's items as sent; on a goods document each is the line of the same number."""
-    # Named one by one: the parsed item may carry keys that are no columns.
-    insert_tuples(session, BatchItem.__table__, BATCH_ITEM_COLUMNS, [(
-        batch_number, position, item["product_code"], item["unit"], item["amount_milli"],
-        item["amount_base_milli"], item.get("barcode", ""), item.get("date_exp", ""),
-        item.get("lot", ""), item.get("name", ""), item.get("palette", 0), item.get("status", 0),
-        item.get("timestamp_client", ""), item.get("wplace", ""),
-        doc_number, position if doc_number else 0,
-    ) for position, item in enumerate(items, start=1)])
+    rows = []
+    for position, item in enumerate(items, start=1):
+        try:
+            scanned = _EVERY_FIELD(item)  # a scanner sends every field: one call
+        except KeyError:
+            scanned = (item["product_code"], item["unit"], item["amount_milli"], item["amount_base_milli"],
+                       item.get("barcode", ""), item.get("date_exp", ""), item.get("lot", ""),
+                       item.get("name", ""), item.get("palette", 0), item.get("status", 0),
+                       item.get("timestamp_client", ""), item.get("wplace", ""))
+        rows.append((batch_number, position, *scanned, doc_number, position if doc_number else 0))
+    insert_tuples(session, BatchItem.__table__, BATCH_ITEM_COLUMNS, rows)
 
 
 def _book_movement(session, settings, order, items, policy: Policy) -> None:
