@@ -291,6 +291,26 @@ class Scanner:
         created(response)
         return body
 
+    # Short forms of the stocktaking tests: items (code, amount[, lot]) in pieces, on the
+    # business day `day` (the class's `day` when not given).
+    day = None
+
+    def in_pieces(self, type_, direction, items, day=None, **kw):
+        day = day or self.day
+        return self.book(type_, direction, [{"product_code": code, "amount": amount, "unit": "pc", "lot": lot}
+                                            for code, amount, lot in (item + ("",) * (3 - len(item))
+                                                                      for item in items)],
+                         extras=[], **({"date": day} if day else {}), **kw)
+
+    def receive(self, *items, **kw):
+        return self.in_pieces("R", "I", items, **kw)
+
+    def ship(self, *items, **kw):
+        return self.in_pieces("R", "O", items, **kw)
+
+    def count(self, *items, **kw):
+        return self.in_pieces("V", "I", items, **kw)
+
 
 @pytest.fixture
 def callers(session):

@@ -1,4 +1,6 @@
-"""Bodies the tests build again and again."""
+"""Bodies the tests build again and again, and the rule layer's import and read of an order."""
+from schemas import order_create_schema
+from stock import orders
 
 
 def product(code="P1", **fields):
@@ -65,3 +67,14 @@ def add_products(api):
     """The known_product_bodies() through the service."""
     for body in known_product_bodies():
         created(api.post("/v1/products/", body))
+
+
+def add_order(session, caller, body):
+    """Import an order body on the session, parsed as the route parses it."""
+    orders.create_order(session, caller, order_create_schema.load(body))
+
+
+def the_order(session, caller, number="D1"):
+    """The order as read now (the session's earlier reads forgotten)."""
+    session.rollback()
+    return orders.get_order(session, caller, number)

@@ -12,9 +12,8 @@ from datetime import datetime, timedelta, timezone
 import pytest
 from sqlalchemy import update
 
-from helpers import batch, item, order, order_item
+from helpers import add_order, batch, item, order, order_item, the_order
 from models import OrderDocument
-from schemas import order_create_schema
 from stock import catalog, orders, records
 from stock.errors import Conflict, Invalid
 from stock.policy import Policy
@@ -28,15 +27,6 @@ pytestmark = pytest.mark.usefixtures("catalog_products")
 def customer(session):
     catalog.save_customers(session, [{"id_customer": 42, "name": "Acme"}])
     return 42
-
-
-def add(session, caller, body):
-    orders.create_order(session, caller, order_create_schema.load(body))
-
-
-def the_order(session, caller, number="D1"):
-    session.rollback()
-    return orders.get_order(session, caller, number)
 
 
 def state(session, caller, number="D1"):
@@ -55,16 +45,16 @@ def acquire(session, caller, number="D1", policy=Policy()):
 # --- refused creates ------------------------------------------------------------------------
 
 def test_duplicate_number_conflicts_before_unknown_products(session, callers):
-    add(session, callers["alice"], order("D1"))
+    add_order(session, callers["alice"], order("D1"))
     with pytest.raises(Conflict):
-        add(session, callers["alice"], order("D1", [order_item(1, "NOPE", 1)]))
+        add_order(session, callers["alice"], order("D1", [order_item(1, "NOPE", 1)]))
 
 
 # --- states ---------------------------------------------------------------------------------
 
 def test_a_lock_older_than_the_timeout_is_taken_over(session, callers):
     alice, bob = callers["alice"], callers["bob"]
-    add(session, bob, order("D1"))
+    add_order(session, bob, order("D1"))
     assert acquire(session, alice) == 2
     assert acquire(session, bob, policy=Policy(acquire_timeout=timedelta(0))) == 2
     assert state(session, bob) == 2
@@ -75,7 +65,7 @@ def test_a_lock_older_than_the_timeout_is_taken_over(session, callers):
 
 def test_a_lock_moved_back_past_the_timeout_is_taken_over(session, callers):
     alice, bob = callers["alice"], callers["bob"]
-    add(session, bob, order("D1"))
+    add_order(session, bob, order("D1"))
     acquire(session, alice)
     with writing(session):
         session.execute(update(OrderDocument).values(locked_at=datetime.now(timezone.utc) - timedelta(seconds=1000)))
@@ -90,7 +80,7 @@ def test_a_lock_moved_back_past_the_timeout_is_taken_over(session, callers):
 
 def test_a_batch_moves_the_order_to_3_and_ends_the_lock(session, scanner, callers):
     alice, carol = callers["alice"], callers["carol"]
-    add(session, alice, order("D1", [order_item(1, "P1", 10)]))
+    add_order(session, alice, order("D1", [order_item(1, "P1", 10)]))
     acquire(session, alice)
     scanner.post(batch(1, [item("P1", 4)], document_number="D1"))
     assert state(session, alice) == 3
@@ -102,14 +92,14 @@ def test_a_batch_moves_the_order_to_3_and_ends_the_lock(session, scanner, caller
 
 
 def test_a_batch_without_acquiring_moves_1_to_3(session, scanner):
-    add(session, scanner.caller, order("D1", [order_item(1, "P1", 10)]))
+    add_order(session, scanner.caller, order("D1", [order_item(1, "P1", 10)]))
     scanner.post(batch(1, [item("P1", 4)], document_number="D1"))
     assert state(session, scanner.caller) == 3
 
 
 def test_every_line_delivered_closes_the_order(session, scanner):
     alice = scanner.caller
-    add(session, alice, order("D1", [order_item(1, "P1", 10, direction="I"),
+    add_order(session, alice, order("D1", [order_item(1, "P1", 10, direction="I"),
                                      order_item(2, "P2", 2, direction="O")], directions=("I", "O")))
     scanner.post(batch(1, [item("P1", 10), item("P2", 5)]))  # stock to ship
     scanner.post(batch(3, [item("P1", 10)], document_number="D1"))
@@ -121,7 +111,7 @@ def test_every_line_delivered_closes_the_order(session, scanner):
 
 def test_a_closed_order_refuses_acquire_and_batches(session, scanner, callers):
     alice, bob = callers["alice"], callers["bob"]
-    add(session, alice, order("D1", [order_item(1, "P1", 1)]))
+    add_order(session, alice, order("D1", [order_item(1, "P1", 1)]))
     scanner.post(batch(1, [item("P1", 1)], document_number="D1"))
     assert state(session, alice) == 0
     for caller in (alice, bob):
@@ -134,7 +124,7 @@ def test_a_closed_order_refuses_acquire_and_batches(session, scanner, callers):
 
 def test_a_counting_order_moves_through_the_states(session, scanner):
     alice = scanner.caller
-    add(session, alice, order("D1", [order_item(1, "P1", 10)], types=("V",)))
+    add_order(session, alice, order("D1", [order_item(1, "P1", 10)], types=("V",)))
     assert acquire(session, alice) == 2
     scanner.post(batch(1, [item("P1", 7)], type="V", document_number="D1"))
     assert state(session, alice) == 3
@@ -146,7 +136,7 @@ def test_a_counting_order_moves_through_the_states(session, scanner):
 
 def test_a_refused_batch_leaves_the_order_as_it_was(session, scanner, callers):
     alice, bob = callers["alice"], callers["bob"]
-    add(session, alice, order("D1", [order_item(1, "P1", 10)]))
+    add_order(session, alice, order("D1", [order_item(1, "P1", 10)]))
     acquire(session, alice)
     with pytest.raises(Invalid):
         scanner.post(batch(1, [item("P1", 4), item("P1", 7)], document_number="D1"))
@@ -157,7 +147,7 @@ def test_a_refused_batch_leaves_the_order_as_it_was(session, scanner, callers):
 
 
 def test_id_customer_of_the_warehouse_document_comes_from_the_order(session, scanner, customer):
-    add(session, scanner.caller, order("D1", id_customer=customer))
+    add_order(session, scanner.caller, order("D1", id_customer=customer))
     scanner.post(batch(1, [item("P1", 1)], document_number="D1"))
     scanner.post(batch(2, [item("P1", 1)]))
     session.rollback()

@@ -12,9 +12,9 @@ from datetime import date, timedelta
 import pytest
 from sqlalchemy import select
 
-from helpers import batch, item, order, order_item, product
+from helpers import add_order, batch, item, order, order_item, product, the_order
 from models import Balance, Batch
-from schemas import order_create_schema, product_schema
+from schemas import product_schema
 from stock import catalog, orders, records
 from stock.errors import Conflict, Forbidden, InsufficientStock, Invalid, NotFound
 from stock.policy import Policy
@@ -49,15 +49,6 @@ def base_amounts(session, caller, number):
 def all_docs(session, caller):
     session.rollback()
     return records.filter_documents(session, caller, {}, headers_only=True)
-
-
-def add_order(session, caller, body):
-    orders.create_order(session, caller, order_create_schema.load(body))
-
-
-def the_order(session, caller, number="D1"):
-    session.rollback()
-    return orders.get_order(session, caller, number)
 
 
 def delivered(session, caller, number="D1"):

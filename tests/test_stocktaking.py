@@ -29,20 +29,7 @@ class Counter(Scanner):
     """Books batches (items: code, amount[, lot]) in pieces on the session, and reads book
     stock, stocktakings and documents there."""
 
-    def booked(self, type_, direction, items, day=DAY, **kw):
-        return self.book(type_, direction, [{"product_code": code, "amount": amount, "unit": "pc", "lot": lot}
-                                            for code, amount, lot in (item + ("",) * (3 - len(item))
-                                                                      for item in items)],
-                         date=day, extras=[], **kw)
-
-    def receive(self, *items, **kw):
-        return self.booked("R", "I", items, **kw)
-
-    def ship(self, *items, **kw):
-        return self.booked("R", "O", items, **kw)
-
-    def count(self, *items, **kw):
-        return self.booked("V", "I", items, **kw)
+    day = DAY
 
     def stock(self, code, lot="", warehouse=1):
         """Book stock in base units (0 where there is no balance, as the inventory answers)."""
