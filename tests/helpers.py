@@ -13,6 +13,30 @@ def item(code, amount, unit="pc", **fields):
     return {"product_code": code, "amount": amount, "unit": unit, **fields}
 
 
+# Items the schema refuses: (case, the item, the field it names).
+REFUSED_ITEMS = [
+    ("amount 4 places", item("P1", "0.0001"), "amount"),
+    ("amount not a number", item("P1", "one"), "amount"),
+    ("amount bool", item("P1", True), "amount"),
+    ("amount_base_unit not a number", item("P1", 1, amount_base_unit="x"), "amount_base_unit"),
+    ("date_exp not a date", item("P1", 1, date_exp="2024-02-30"), "date_exp"),
+    ("date_exp format", item("P1", 1, date_exp="30.1.2024"), "date_exp"),
+    ("timestamp without offset", item("P1", 1, timestamp_client="2024-05-01T10:00:00.000"),
+     "timestamp_client"),
+    ("timestamp without millis", item("P1", 1, timestamp_client="2024-05-01T10:00:00+0200"),
+     "timestamp_client"),
+    ("palette not whole", item("P1", 1, palette="3"), "palette"),
+    ("palette beyond 64 bits", item("P1", 1, palette=2**63), "palette"),
+    ("status beyond 64 bits", item("P1", 1, status=-2**63 - 1), "status"),
+    ("status not whole", item("P1", 1, status=1.5), "status"),
+    ("unknown field", item("P1", 1, colour="red"), "colour"),
+    ("product_code missing", {"amount": 1, "unit": "pc"}, "product_code"),
+    ("product_code empty", item("", 1), "product_code"),
+    ("amount missing", {"product_code": "P1", "unit": "pc"}, "amount"),
+    ("unit missing", {"product_code": "P1", "amount": 1}, "unit"),
+]
+
+
 def batch(number, items, extras=None, **settings):
     """A batch body: R, goods-in, warehouse 1 unless settings say otherwise.
 

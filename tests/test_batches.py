@@ -11,7 +11,7 @@ from datetime import date, timedelta
 import pytest
 from sqlalchemy import select
 
-from helpers import batch, created, error_fields, item, order, order_item
+from helpers import REFUSED_ITEMS, batch, created, error_fields, item, order, order_item
 from models import Balance
 
 TODAY = date.today()
@@ -121,30 +121,10 @@ def test_amounts_may_be_numbers_or_numeric_strings(api, session, amount):
 
 # --- refused items ----------------------------------------------------------------------------
 
-# Those the schema refuses; the rules' refusals are in test_posting.py, of which the
-# unknown product stays here as the example of how a rule's refusal is answered.
-BAD_ITEMS = [
-    ("unknown product", item("NOPE", 1), "product_code"),
-    ("amount 4 places", item("P1", "0.0001"), "amount"),
-    ("amount not a number", item("P1", "one"), "amount"),
-    ("amount bool", item("P1", True), "amount"),
-    ("amount_base_unit not a number", item("P1", 1, amount_base_unit="x"), "amount_base_unit"),
-    ("date_exp not a date", item("P1", 1, date_exp="2024-02-30"), "date_exp"),
-    ("date_exp format", item("P1", 1, date_exp="30.1.2024"), "date_exp"),
-    ("timestamp without offset", item("P1", 1, timestamp_client="2024-05-01T10:00:00.000"),
-     "timestamp_client"),
-    ("timestamp without millis", item("P1", 1, timestamp_client="2024-05-01T10:00:00+0200"),
-     "timestamp_client"),
-    ("palette not whole", item("P1", 1, palette="3"), "palette"),
-    ("palette beyond 64 bits", item("P1", 1, palette=2**63), "palette"),
-    ("status beyond 64 bits", item("P1", 1, status=-2**63 - 1), "status"),
-    ("status not whole", item("P1", 1, status=1.5), "status"),
-    ("unknown field", item("P1", 1, colour="red"), "colour"),
-    ("product_code missing", {"amount": 1, "unit": "pc"}, "product_code"),
-    ("product_code empty", item("", 1), "product_code"),
-    ("amount missing", {"product_code": "P1", "unit": "pc"}, "amount"),
-    ("unit missing", {"product_code": "P1", "amount": 1}, "unit"),
-]
+# Those the schema refuses (helpers.REFUSED_ITEMS); the rules' refusals are in
+# test_posting.py, of which the unknown product stays here as the example of how a rule's
+# refusal is answered.
+BAD_ITEMS = [("unknown product", item("NOPE", 1), "product_code"), *REFUSED_ITEMS]
 
 
 @pytest.mark.parametrize("case, bad, field", BAD_ITEMS, ids=[case for case, _, _ in BAD_ITEMS])
