@@ -4,7 +4,7 @@ Called inside a transaction the caller opened (storage.db.writing); nothing here
 """
 from datetime import date
 
-from sqlalchemy import BigInteger, Date, String, insert, literal, select
+from sqlalchemy import BigInteger, Date, String, bindparam, insert, select
 from sqlalchemy.dialects import postgresql, sqlite
 
 from models import Balance, BatchItem, Counter, Product, WarehouseDocument, WarehouseDocumentItem
@@ -23,11 +23,16 @@ def next_number(session, name: str) -> int:
     before the commit (db.writing, lock order 4). "doc_number" is always taken
     first, so only its holder ever waits for a ufid row: no deadlock.
     """
-    dialect = session.get_bind().dialect.name
-    upsert = (postgresql.insert if dialect == "postgresql" else sqlite.insert)(Counter)
-    upsert = upsert.values(name=name, value=1).on_conflict_do_update(
-        index_elements=[Counter.name], set_={"value": Counter.value + 1})
-    return session.execute(upsert.returning(Counter.value)).scalar_one()
+    connection = session.connection()
+    return connection.execute(_NEXT_NUMBER[connection.dialect.name], {"name": name}).scalar_one()
+
+
+_NEXT_NUMBER = {  # by dialect: the upsert is written in each one's own words
+    dialect: insert_of(Counter).values(name=bindparam("name"), value=1)
+    .on_conflict_do_update(index_elements=[Counter.name], set_={"value": Counter.value + 1})
+    .returning(Counter.value)
+    for dialect, insert_of in (("postgresql", postgresql.insert), ("sqlite", sqlite.insert))
+}
 
 
 def new_document(session, id_warehouse: int, direction: str, day: date,
@@ -35,7 +40,7 @@ def new_document(session, id_warehouse: int, direction: str, day: date,
     """Open a warehouse document with the next doc_number and ufid of its direction and year."""
     doc_number = next_number(session, "doc_number")
     serial = next_number(session, f"ufid:{direction}:{day.year}")
-    session.execute(insert(WarehouseDocument).values(
+    session.connection().execute(insert(WarehouseDocument), dict(
         doc_number=doc_number, id_warehouse=id_warehouse, direction=direction, date=day,
         doc_created_date=date.today(), id_customer=id_customer, batch_number=batch_number,
         ufid=f"{direction}-{day.year}-{serial:06d}",
@@ -60,26 +65,33 @@ def add_document_lines_of_batch(session, doc_number: int, id_warehouse: int, dir
 
     One statement in the database: a scanner's thousand lines never pass through Python twice.
     """
-    lines = WarehouseDocumentItem.__table__
-    batch_items = BatchItem.__table__
-    session.execute(insert(lines).from_select(
-        ["doc_number", "item_number", "id_warehouse", "direction", "date", "doc_created_date",
-         "product_code", "name", "lot", "date_exp", "amount_base_milli", "timestamp_from_client"],
-        select(literal(doc_number, BigInteger), batch_items.c.position, literal(id_warehouse, BigInteger),
-               literal(direction, String), literal(day, Date), literal(date.today(), Date),
-               batch_items.c.product_code, Product.name, batch_items.c.lot, batch_items.c.date_exp,
-               batch_items.c.amount_base_milli, batch_items.c.timestamp_client)
-        .join(Product, Product.product_code == batch_items.c.product_code)
-        .where(batch_items.c.batch_number == batch_number)
-        .order_by(batch_items.c.position)))
+    session.connection().execute(_LINES_OF_BATCH, {
+        "doc_number": doc_number, "id_warehouse": id_warehouse, "direction": direction, "day": day,
+        "today": date.today(), "batch_number": batch_number})
+
+
+_LINES_OF_BATCH = insert(WarehouseDocumentItem.__table__).from_select(
+    ["doc_number", "item_number", "id_warehouse", "direction", "date", "doc_created_date",
+     "product_code", "name", "lot", "date_exp", "amount_base_milli", "timestamp_from_client"],
+    select(bindparam("doc_number", type_=BigInteger), BatchItem.position,
+           bindparam("id_warehouse", type_=BigInteger), bindparam("direction", type_=String),
+           bindparam("day", type_=Date), bindparam("today", type_=Date),
+           BatchItem.product_code, Product.name, BatchItem.lot, BatchItem.date_exp,
+           BatchItem.amount_base_milli, BatchItem.timestamp_client)
+    .join(Product, Product.product_code == BatchItem.product_code)
+    .where(BatchItem.batch_number == bindparam("batch_number"))
+    .order_by(BatchItem.position))
 
 
 def balances_of(session, id_warehouse: int, keys) -> dict[tuple[str, str], int]:
-    codes = {code for code, _ in keys}
-    rows = session.execute(
-        select(Balance.product_code, Balance.lot, Balance.amount_milli)
-        .where(Balance.id_warehouse == id_warehouse, Balance.product_code.in_(codes)))
-    return {(row.product_code, row.lot): row.amount_milli for row in rows}
+    rows = session.connection().execute(_BALANCES_OF, {
+        "id_warehouse": id_warehouse, "codes": list({code for code, _ in keys})})
+    return {(code, lot): amount for code, lot, amount in rows}
+
+
+_BALANCES_OF = (select(Balance.product_code, Balance.lot, Balance.amount_milli)
+                .where(Balance.id_warehouse == bindparam("id_warehouse"),
+                       Balance.product_code.in_(bindparam("codes", expanding=True))))
 
 
 def change_balances(session, id_warehouse: int, deltas: dict[tuple[str, str], int],

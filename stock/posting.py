@@ -11,7 +11,7 @@ from collections import defaultdict
 from datetime import date
 from operator import itemgetter
 
-from sqlalchemy import insert, select
+from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from models import Batch, BatchExtra, BatchItem, Packaging, Product
@@ -26,9 +26,40 @@ from storage.db import insert_tuples, writing
 
 
 def batch_digest(batch: dict) -> str:
-    """A fingerprint of the parsed batch: a retry must carry exactly the same content."""
+    """A fingerprint of the parsed batch: a retry must carry exactly the same content.
+
+    The items go in as lists of values under the names of their fields, written once
+    per set of fields: a thousand items alike cost a thousand short lists, not a
+    thousand objects that each spell out their field names.
+    """
+    shapes: dict[tuple, int] = {}  # the sorted names of an item's fields -> their index
+    reading: dict[tuple, tuple] = {}  # an item's names as sent -> (index, getter in sorted order)
+    item_shapes, item_values = [], []
+    for item in batch["batch_items"]:
+        names = tuple(item)
+        known = reading.get(names)
+        if known is None:
+            ordered = tuple(sorted(names))
+            # Every item has its required fields, so the getter always answers a tuple.
+            known = reading[names] = (shapes.setdefault(ordered, len(shapes)), itemgetter(*ordered))
+        item_shapes.append(known[0])
+        item_values.append(known[1](item))
+    content = {key: value for key, value in batch.items() if key != "batch_items"}
+    content["batch_settings"] = {k: v for k, v in batch["batch_settings"].items() if k != "created_date"}
+    content.update(item_fields=list(shapes), item_shapes=item_shapes, item_values=item_values)
+    return _sha256_of_json(content)
+
+
+def digest_of_earlier_releases(batch: dict) -> str:
+    """The fingerprint releases before 2026-11-24 stored: the items as objects with their names.
+
+    A retry of a batch they booked, sent after the upgrade, is known by this one.
+    """
     settings = {k: v for k, v in batch["batch_settings"].items() if k != "created_date"}
-    content = {**batch, "batch_settings": settings}
+    return _sha256_of_json({**batch, "batch_settings": settings})
+
+
+def _sha256_of_json(content) -> str:
     # check_circular off: a parsed request holds no cycles, and the text is the same without the check.
     text = json.dumps(content, sort_keys=True, default=str, separators=(",", ":"), check_circular=False)
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
@@ -53,22 +84,32 @@ def post_batch(session, caller: Caller, batch: dict, policy: Policy) -> bool:
     # the first; in two warehouses (PostgreSQL) the batches' key decides between them.
     try:
         with writing(session, [settings["id_warehouse"]]):
-            if _is_retry(session, settings["batch_number"], digest):
+            if _is_retry(session, batch, digest):
                 return False
             _book_batch(session, caller, batch, digest, policy)
     except IntegrityError:
         if session.scalar(select(Batch.batch_number)
                           .where(Batch.batch_number == settings["batch_number"])) is None:
             raise
-        return not _is_retry(session, settings["batch_number"], digest)
+        return not _is_retry(session, batch, digest)
     return True
 
 
-def _is_retry(session, batch_number: int, digest: str) -> bool:
-    stored = session.scalar(select(Batch.content_digest).where(Batch.batch_number == batch_number))
+# Statements a booking runs every time, built once: building one costs more than SQLite's work.
+_STORED_DIGEST = select(Batch.content_digest).where(Batch.batch_number == bindparam("number"))
+_PRODUCTS_WITH_PACKAGINGS = (
+    select(Product.product_code, Product.name, Product.active, Product.base_unit, Product.lot_level,
+           Packaging.unit, Packaging.amount_base_units_milli)
+    .outerjoin(Packaging, Packaging.product_code == Product.product_code)
+    .where(Product.product_code.in_(bindparam("codes", expanding=True))))
+
+
+def _is_retry(session, batch: dict, digest: str) -> bool:
+    batch_number = batch["batch_settings"]["batch_number"]
+    stored = session.connection().scalar(_STORED_DIGEST, {"number": batch_number})
     if stored is None:
         return False
-    if stored != digest:
+    if stored != digest and stored != digest_of_earlier_releases(batch):
         raise Conflict(f"Batch {batch_number} exists already with other content.")
     return True
 
@@ -79,7 +120,7 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
     business_date = settings.get("date", today)
     is_count = settings["type"] == "V"
     # First, so that a copy being booked in another warehouse stops us before any work.
-    session.execute(insert(Batch).values(
+    session.connection().execute(insert(Batch), dict(
         batch_number=settings["batch_number"], id_warehouse=settings["id_warehouse"],
         direction=settings["direction"], type=settings["type"], date=business_date,
         created_date=today, app_version=settings.get("app_version", ""),
@@ -106,16 +147,22 @@ def _check_items(session, items: list[dict], is_count: bool) -> tuple[dict[str, 
     """Product, unit, conversion and lot rules; the products, and the items with amount_base_milli.
 
     The request stays as it came: an item that lacks amount_base_milli is returned
-    as a new dict that has it (a scanner sends it, and _item_problem checked it).
+    as a new dict that has it (a scanner sends it, and _scan_problem checked it).
     """
-    codes = {item["product_code"] for item in items}
+    # A batch scans the same product, unit and amount many times: each such scan is checked once.
+    try:
+        scans = list(map(_SCAN, items))  # a scanner sends every field
+        complete = True
+    except KeyError:
+        scans = [(item["product_code"], item["unit"], item["amount_milli"], item.get("amount_base_milli"),
+                  item.get("lot", "")) for item in items]
+        complete = False
+    distinct = set(scans)
+    codes = {scan[0] for scan in distinct}
     products: dict[str, dict] = {}
     # One statement: a product's row comes once per packaging (once, with no unit, without one).
-    for code, name, active, base_unit, lot_level, unit, factor in session.execute(
-            select(Product.product_code, Product.name, Product.active, Product.base_unit, Product.lot_level,
-                   Packaging.unit, Packaging.amount_base_units_milli)
-            .outerjoin(Packaging, Packaging.product_code == Product.product_code)
-            .where(Product.product_code.in_(codes))):
+    for code, name, active, base_unit, lot_level, unit, factor in session.connection().execute(
+            _PRODUCTS_WITH_PACKAGINGS, {"codes": list(codes)}).all():
         product = products.get(code)
         if product is None:
             product = products[code] = {"product_code": code, "name": name, "active": active,
@@ -124,40 +171,37 @@ def _check_items(session, items: list[dict], is_count: bool) -> tuple[dict[str, 
         if unit is not None:
             product["factors"][unit] = factor
 
-    errors: dict[int, dict] = {}
-    # A batch scans the same product, unit and amount many times: each such item is checked once.
-    passed: set[tuple] = set()
-    for index, item in enumerate(items):
-        seen = (item["product_code"], item["unit"], item["amount_milli"],
-                item.get("amount_base_milli"), item.get("lot", ""))
-        if seen in passed:
-            continue
-        problem = _item_problem(item, products.get(item["product_code"]), is_count)
-        if problem:
-            errors[index] = {problem[0]: [problem[1]]}
-        else:
-            passed.add(seen)
-    if errors:
-        raise item_errors(errors)
+    problems = {scan: problem for scan in distinct
+                if (problem := _scan_problem(*scan, products.get(scan[0]), is_count))}
+    if problems:
+        raise item_errors({index: {problems[scan][0]: [problems[scan][1]]}
+                           for index, scan in enumerate(scans) if scan in problems})
+    if complete:
+        return products, items
     return products, [item if "amount_base_milli" in item
                       else {**item, "amount_base_milli": _base_amount(item, products[item["product_code"]])}
                       for item in items]
 
 
+# What identifies a scan for the checks: product, unit, amount, amount in base units, lot.
+_SCAN = itemgetter("product_code", "unit", "amount_milli", "amount_base_milli", "lot")
+
+
 def _base_amount(item: dict, product: dict) -> int:
-    """The item's amount in the product's base unit, in thousandths (exact: _item_problem checked)."""
+    """The item's amount in the product's base unit, in thousandths (exact: _scan_problem checked)."""
     return item["amount_milli"] * product["factors"][item["unit"]] // SCALE
 
 
-def _item_problem(item: dict, product: dict | None, is_count: bool) -> tuple[str, str] | None:
+def _scan_problem(code: str, unit: str, amount: int, amount_base: int | None, lot: str,
+                  product: dict | None, is_count: bool) -> tuple[str, str] | None:
+    """The field at fault and why, or None: the product, its unit, the amounts and the lot."""
     if product is None:
-        return "product_code", f"No product {item['product_code']!r}."
+        return "product_code", f"No product {code!r}."
     if not product["active"]:
-        return "product_code", f"Product {item['product_code']!r} is not active."
-    factor = product["factors"].get(item["unit"])
+        return "product_code", f"Product {code!r} is not active."
+    factor = product["factors"].get(unit)
     if factor is None:
-        return "unit", f"{item['unit']!r} is neither the base unit nor a packaging of the product."
-    amount = item["amount_milli"]
+        return "unit", f"{unit!r} is neither the base unit nor a packaging of the product."
     if amount < 0 or (amount == 0 and not is_count):
         return "amount", "Must be greater than 0." if not is_count else "Must not be negative."
     base, remainder = divmod(amount * factor, SCALE)
@@ -165,9 +209,8 @@ def _item_problem(item: dict, product: dict | None, is_count: bool) -> tuple[str
         return "amount", "In base units this has more than 3 decimal places."
     if base >= LIMIT * SCALE:
         return "amount", f"In base units this must be less than {LIMIT}."
-    if item.get("amount_base_milli", base) != base:
+    if amount_base is not None and amount_base != base:
         return "amount_base_unit", f"Must equal amount x {from_milli(factor)} = {from_milli(base)}."
-    lot = item.get("lot", "")
     if product["lot_level"] == 1 and not lot:
         return "lot", "The product is kept by lot: a lot is required."
     if product["lot_level"] == 0 and lot:

@@ -10,15 +10,16 @@ shows (status codes, the error body, the key's role, parsing) is in test_batches
 from datetime import date, timedelta
 
 import pytest
-from sqlalchemy import select
+from sqlalchemy import select, update
 
 from helpers import add_order, batch, item, order, order_item, product, the_order
 from models import Balance, Batch
-from schemas import product_schema
-from stock import catalog, orders, records
+from schemas import batch_create_schema, product_schema
+from stock import catalog, orders, posting, records
 from stock.errors import Conflict, Forbidden, InsufficientStock, Invalid, NotFound
 from stock.policy import Policy
 from stock.quantities import from_milli
+from storage.db import writing
 
 TODAY = date.today()
 YEAR = TODAY.year
@@ -138,6 +139,19 @@ def test_retry_with_numbers_for_numeric_strings_is_the_same_batch(session, scann
                               truck=3)) is False
     assert balance(session, "P1") == 1500
     assert len(all_docs(session, scanner.caller)) == 1
+
+
+def test_a_retry_of_a_batch_fingerprinted_by_an_earlier_release_is_known(session, scanner):
+    body = batch(1, [item("P1", 2, barcode="4006381333931"), item("P2", 1)], extras=[])
+    assert scanner.post(body) is True
+    # As a release before the present fingerprint stored it (the upgrade keeps the column as it is).
+    with writing(session, [1]):
+        session.execute(update(Batch).where(Batch.batch_number == 1).values(
+            content_digest=posting.digest_of_earlier_releases(batch_create_schema.load(body))))
+    assert scanner.post(body) is False
+    with pytest.raises(Conflict):
+        scanner.post(batch(1, [item("P1", 3, barcode="4006381333931"), item("P2", 1)], extras=[]))
+    assert balance(session, "P1") == 2000
 
 
 def test_retry_ignores_a_sent_created_date(session, scanner):

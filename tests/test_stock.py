@@ -193,6 +193,11 @@ def test_digest_sees_parsed_content(session):
     left_out = parsed_batch(5, [item("P1", 1)])
     given = parsed_batch(5, [item("P1", 1, lot="")])
     assert batch_digest(left_out) != batch_digest(given)
+    # The order a scanner writes the fields in is no content; the order of the items is.
+    first, second = item("P1", 1, lot="", wplace="A"), item("P2", 2, barcode="9")
+    reordered = dict(reversed(list(first.items())))
+    assert batch_digest(parsed_batch(5, [first, second])) == batch_digest(parsed_batch(5, [reordered, second]))
+    assert batch_digest(parsed_batch(5, [first, second])) != batch_digest(parsed_batch(5, [second, first]))
 
 
 def test_a_limited_caller_may_not_post_elsewhere(session, callers):
