@@ -10,6 +10,7 @@ import json
 import sqlite3
 import statistics
 import time
+from decimal import Decimal
 
 BATCH_ITEM_COLUMNS = (
     "batch_number", "user_visible_batch_item_id", "doc_number", "doc_item_number",
@@ -86,12 +87,15 @@ class SqliteInsert:
                     f"VALUES ({', '.join('?' * len(BATCH_ITEM_COLUMNS))})")
         self.batch_number = 0
 
-    def insert(self, rows=1000):
-        """Seconds to insert `rows` rows of a new batch (building them is not timed)."""
+    def insert(self, items):
+        """Seconds to insert the rows of a new batch of `items` (scanner items as posted), with
+        the values the service stores for them; building the rows is not timed."""
         self.batch_number += 1
-        data = [(self.batch_number, i + 1, self.batch_number, i + 1, f"P{i % 200:05d}", "pc",
-                 2000, 2000, "", "", "", "", 0, 0, "2026-11-01T10:00:00.000+0100", "")
-                for i in range(rows)]
+        data = [(self.batch_number, n, self.batch_number, n, i["product_code"], i["unit"],
+                 int(Decimal(i["amount"]) * 1000), int(Decimal(i["amount_base_unit"]) * 1000),
+                 i["barcode"], i["date_exp"], i["lot"], i["name"], i["palette"], i["status"],
+                 i["timestamp_client"], i["wplace"])
+                for n, i in enumerate(items, start=1)]
         t0 = time.perf_counter()
         self.conn.execute("BEGIN IMMEDIATE")
         self.conn.executemany(self.sql, data)

@@ -107,8 +107,9 @@ def scenario_b(ctx):
         for i in range(B_REPEATS + 1):
             if time.monotonic() > deadline:
                 break
-            sqlite_sec = sqlite_insert.insert(1000)
-            body = encode(batch_body(100 + i, "I", day(0), lines))  # a new batch_number
+            posted = batch_body(100 + i, "I", day(0), lines)  # a new batch_number
+            sqlite_sec = sqlite_insert.insert(posted["data"]["batch_items"])
+            body = encode(posted)
             status, data, bare_sec = bare_client.timed("POST", "/v1/batches/", body)
             _expect(status, data, 201, "bare POST")
             if svc:
