@@ -1,7 +1,7 @@
 """Order documents (operations 6-9): as imported, listed, viewed and acquired."""
 import json
 
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
 from schemas.fields import Day, Direction, Int, Name, Quantity, QueryNumber, Text, in_bigint
 
@@ -37,6 +37,33 @@ class OrderCreateSchema(Schema):
     batch_settings = fields.Nested(OrderBatchSettingsSchema, required=True)
     items = fields.List(fields.Nested(OrderItemCreateSchema), required=True,
                         validate=validate.Length(min=1, error="An order needs at least one item."))
+
+    @validates_schema(skip_on_field_errors=True)
+    def lines_fit_their_document(self, data, **kwargs):
+        """Each item_number once; each line's direction one the document allows, and named
+        where the document allows both."""
+        directions = data["batch_settings"]["allowed_directions"]
+        errors, numbers = {}, set()
+        for index, line in enumerate(data["items"]):
+            problems = {}
+            if line["item_number"] in numbers:
+                problems["item_number"] = ["Repeats an item_number of this document."]
+            numbers.add(line["item_number"])
+            direction = line.get("direction")
+            if direction is None and len(set(directions)) > 1:
+                problems["direction"] = ["Required when the document allows both directions."]
+            elif direction is not None and direction not in directions:
+                problems["direction"] = ["Not among the document's allowed_directions."]
+            if problems:
+                errors[index] = problems
+        if errors:
+            raise ValidationError({"items": errors})
+
+    @post_load
+    def direct_every_line(self, data, **kwargs):
+        """A line that names no direction takes the only one its document allows."""
+        only = data["batch_settings"]["allowed_directions"][0]
+        return {**data, "items": [{**line, "direction": line.get("direction", only)} for line in data["items"]]}
 
 
 order_create_schema = OrderCreateSchema()

@@ -20,12 +20,9 @@ CLOSED, IMPORTED, PROCESSING, BATCH_EXISTS = 0, 1, 2, 3
 
 
 def create_order(session, caller: Caller, fields: dict) -> None:
-    """Import an order document; it starts in state 1 (imported)."""
-    # Rules the body alone decides are shape errors: they answer before the key's
-    # warehouse and a duplicate document_number (DESIGN §3, order of errors).
-    lines, errors = _directed_lines(fields)
-    if errors:
-        raise Invalid("The order document has invalid items.", {"data": {"items": errors}})
+    """Import an order document (as schemas.order_create_schema loads it: every line has its
+    direction); it starts in state 1 (imported)."""
+    lines = fields["items"]
     caller.require_warehouse(fields["id_warehouse"])
     # An order is changed only by writers of its warehouse (its batches, acquire).
     with writing(session, [fields["id_warehouse"]]):
@@ -57,33 +54,6 @@ def create_order(session, caller: Caller, fields: dict) -> None:
         except IntegrityError:
             # Imported meanwhile for another warehouse (PostgreSQL): the key decided.
             raise Conflict(f"Order document {fields['document_number']!r} exists already.") from None
-
-
-def _directed_lines(fields: dict) -> tuple[list[dict], dict[int, dict]]:
-    """The lines, each with its direction, and their errors by index: item_number unique, direction allowed.
-
-    A line without a direction gets the only allowed one; where both are allowed it must say.
-    The lines are new dicts: the request stays as it came.
-    """
-    directions = fields["batch_settings"]["allowed_directions"]
-    lines, errors = [], {}
-    numbers = set()
-    for index, item in enumerate(fields["items"]):
-        problems = {}
-        if item["item_number"] in numbers:
-            problems["item_number"] = ["Repeats an item_number of this document."]
-        numbers.add(item["item_number"])
-        direction = item.get("direction")
-        if direction is None:
-            if len(set(directions)) > 1:
-                problems["direction"] = ["Required when the document allows both directions."]
-            direction = directions[0]
-        elif direction not in directions:
-            problems["direction"] = ["Not among the document's allowed_directions."]
-        if problems:
-            errors[index] = problems
-        lines.append({**item, "direction": direction})
-    return lines, errors
 
 
 def _check_order_products(session, items: list[dict]) -> dict[int, dict]:
