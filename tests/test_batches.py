@@ -422,24 +422,3 @@ def test_lot_longer_than_its_column_is_422(api):
 @pytest.mark.parametrize("number", ["\u0661\u0662", "1_2"])
 def test_batch_number_in_other_digits_is_422(api, number):
     assert post(api, batch(number, [item("P1", 1)])).status_code == 422
-
-
-@pytest.mark.parametrize("text, good", [
-    ("2024-05-01T10:00:00.000+0200", True), ("2024-02-29T23:59:59.999-1130", True),
-    ("2023-02-29T10:00:00.000+0000", False), ("2024-04-31T10:00:00.000+0000", False),
-    ("2024-12-31T00:00:00.000+2359", True), ("0000-01-01T10:00:00.000+0000", False),
-    ("2024-13-01T10:00:00.000+0000", False), ("2024-01-00T10:00:00.000+0000", False),
-    ("2024-01-01T24:00:00.000+0000", False), ("2024-01-01T10:60:00.000+0000", False),
-    ("2024-01-01T10:00:60.000+0000", False), ("2024-01-01T10:00:00.000+2400", False),
-    ("2024-01-01T10:00:00.000+0060", False), ("2024-01-01T10:00:00.000Z", False),
-])
-def test_client_timestamps_are_checked_against_the_calendar(text, good):
-    from marshmallow import ValidationError
-
-    from schemas import check_timestamp
-
-    if good:
-        assert check_timestamp(text) == text
-    else:
-        with pytest.raises(ValidationError):
-            check_timestamp(text)
