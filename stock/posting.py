@@ -51,7 +51,7 @@ def batch_digest(batch: dict) -> str:
 
 
 def digest_of_earlier_releases(batch: dict) -> str:
-    """The fingerprint releases before 2026-11-24 stored: the items as objects with their names.
+    """The fingerprint releases until November 2026 stored: the items as objects with their names.
 
     A retry of a batch they booked, sent after the upgrade, is known by this one.
     """
