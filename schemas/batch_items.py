@@ -69,7 +69,7 @@ def _quantity(value):
         milli = to_milli(value)
     except NotAQuantity as error:
         raise ValidationError(str(error)) from None
-    if value.__class__ is str:
+    if value.__class__ is str and len(value) <= 32:  # "1" padded with a megabyte of blanks is good, once
         if len(_KNOWN_QUANTITIES) >= 4096:
             _KNOWN_QUANTITIES.clear()  # bounded, as _KNOWN_DAYS
         _KNOWN_QUANTITIES[value] = milli

@@ -4,8 +4,9 @@
 old code (CODE_DIR, a `git archive` of a fixed commit) makes its tables with
 create_all, books a small depot's day through HTTP (products, customers, an order,
 batches in and out, a stocktaking) and writes what every read answered to
-OUT.json, for the new code to answer the same after the upgrade. It imports
-nothing of the current code.
+OUT.json, for the new code to answer the same after the upgrade, with the
+batches it posted, for the new code to know them when a scanner sends them
+again. It imports nothing of the current code.
 """
 import json
 import sys
@@ -62,11 +63,15 @@ call("POST", "/v1/documents/", {
     "items": [{"item_number": 1, "product_code": "MILK", "amount_ordered": 240},
               {"item_number": 2, "product_code": "CHEESE", "amount_ordered": "20.5"}]})
 call("GET", "/v1/documents/acquire/PO-1")
-call("POST", "/v1/batches/", batch(1, "I", "R", "2026-10-01", [
-    item("MILK", 20, "crate", date_exp="2026-12-15", timestamp_client="2026-10-01T08:15:02.120+0100"),
-    item("CHEESE", "20.5", "kg", lot="L-1")], document_number="PO-1"))
-call("POST", "/v1/batches/", batch(2, "O", "R", "2026-10-02", [item("MILK", 30), item("CHEESE", "2.25", "kg", lot="L-1")]))
-call("POST", "/v1/batches/", batch(3, "I", "V", "2026-10-03", [item("MILK", 205)]))
+batches = [
+    batch(1, "I", "R", "2026-10-01", [
+        item("MILK", 20, "crate", date_exp="2026-12-15", timestamp_client="2026-10-01T08:15:02.120+0100"),
+        item("CHEESE", "20.5", "kg", lot="L-1")], document_number="PO-1"),
+    batch(2, "O", "R", "2026-10-02", [item("MILK", 30), item("CHEESE", "2.25", "kg", lot="L-1")]),
+    batch(3, "I", "V", "2026-10-03", [item("MILK", 205)]),
+]
+for posted in batches:
+    call("POST", "/v1/batches/", posted)
 
 reads = [
     ("GET", "/v1/products/", None), ("GET", "/v1/products/MILK", None),
@@ -87,7 +92,7 @@ reads = [
 ]
 answers = [[method, path, data, call(method, path, data).get_data(as_text=True)] for method, path, data in reads]
 with open(out, "w", encoding="utf-8") as file:
-    json.dump({"key": key, "answers": answers}, file)
+    json.dump({"key": key, "answers": answers, "batches": batches}, file)
 with app.app_context():
     db.session.remove()
     db.engine.dispose()

@@ -5,7 +5,7 @@ import pytest
 from marshmallow import ValidationError
 
 from helpers import REFUSED_ITEMS, batch, item
-from schemas import batch_create_schema, check_timestamp
+from schemas import batch_create_schema, batch_items, check_timestamp
 
 TS = "2026-11-01T10:00:00.000+0100"
 # An item as a scanner sends it, every field filled in: good values, to give a refused item
@@ -33,6 +33,16 @@ def test_items_alike_load_as_the_same_items_among_others():
                          "barcode": "400", "date_exp": "2027-06-30", "lot": "", "name": "Scanned",
                          "palette": 1, "status": 1, "timestamp_client": TS, "wplace": "A-01"}
     assert alike[0]["amount"] == "2"  # the request stays as it came
+
+
+def test_items_alike_are_loaded_a_field_at_a_time_and_items_that_differ_one_by_one(monkeypatch):
+    real, by_column = batch_items._load_by_column, []
+    monkeypatch.setattr(batch_items, "_load_by_column",
+                        lambda names, raws: by_column.append(real(names, raws)) or by_column[-1])
+    load_items([FULL, {**FULL, "product_code": "P2"}])
+    assert len(by_column) == 1 and len(by_column[0]) == 2
+    load_items([FULL, item("P2", 1)])
+    assert len(by_column) == 1
 
 
 def test_amounts_written_differently_load_alike():

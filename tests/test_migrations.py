@@ -121,6 +121,16 @@ def test_a_database_of_the_release_before_migrations_is_recognised_and_answers_a
     assert revision_of(database_config) == [(head(),)]
     assert answers_now(app, old) == old["answers"]
     assert differences(app) == []
+    # A scanner that sends a batch again after the upgrade gets 201 and books nothing, though
+    # the old release stored the batch's fingerprint in its own form; other content is 409.
+    client = app.test_client()
+    for posted in old["batches"]:
+        again = client.post("/v1/batches/", json={"data": posted}, headers={"TS-Apikey": old["key"]})
+        assert again.status_code == 201, again.json
+    changed = {**old["batches"][2], "batch_items": [{"product_code": "MILK", "amount": 204, "unit": "pc"}]}
+    again = client.post("/v1/batches/", json={"data": changed}, headers={"TS-Apikey": old["key"]})
+    assert again.status_code == 409, again.json
+    assert answers_now(app, old) == old["answers"]
 
 
 THROWAWAY = '''"""A later release's change, for the test: a new table and a rebuilt products table."""
