@@ -285,6 +285,9 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "live_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.live)
+    # The long tests first (a stable sort): with several workers, the short ones fill in at
+    # the end instead of one worker finishing schemathesis while the others wait.
+    items.sort(key=lambda item: item.get_closest_marker("live") is None)
 
 
 @pytest.fixture(autouse=True)

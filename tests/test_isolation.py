@@ -13,6 +13,9 @@ from stock import api_keys
 from storage import cache
 from storage.db import db
 
+# The runs must follow each other in one process (one worker of pytest-xdist).
+pytestmark = pytest.mark.xdist_group("isolation")
+
 left_behind = []  # (key, product code) of each run before, in this process
 
 
