@@ -4,6 +4,9 @@
 server named by WAREHOUSE_TEST_DATABASE_URL. Each pytest run works in a schema
 of its own there, so that two runs on one server never see each other's rows.
 
+pytest.ini runs the suite on every core (pytest-xdist; `-n 0` in one process, as for
+--pdb). Each worker is a run of its own: its own schema, SQLite folder, app and ports.
+
 A run has one database (`database_config`): on SQLite a copy of a template at the
 newest migration, copied anew for each test; on PostgreSQL a schema emptied for each
 test. The `app` on it is built once and renewed for each test (SharedApp), so that no
