@@ -102,7 +102,7 @@ def sqlite_folder(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def run_database(pg_schema, sqlite_folder):
-    """Config of the run's one database, which every test gets emptied (database_config).
+    """Config of the run's one database, which database_config gives each test as new.
 
     One place for the whole run, as the PostgreSQL schema always was: the `app` that
     serves it is built once, and a test's apps, servers and commands all meet there.
