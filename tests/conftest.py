@@ -1,8 +1,17 @@
-"""Fixtures: an app on a fresh database for each test, on SQLite or on PostgreSQL.
+"""Fixtures: each test on a database as new, on SQLite or on PostgreSQL.
 
 `make test` runs the suite twice; WAREHOUSE_TEST_BACKEND=postgresql selects the
 server named by WAREHOUSE_TEST_DATABASE_URL. Each pytest run works in a schema
 of its own there, so that two runs on one server never see each other's rows.
+
+pytest.ini runs the suite on every core (pytest-xdist; `-n 0` in one process, as for
+--pdb). Each worker is a run of its own: its own schema, SQLite folder, app and ports.
+
+A run has one database (`database_config`): on SQLite a copy of a template at the
+newest migration, copied anew for each test; on PostgreSQL a schema emptied for each
+test. The `app` on it is built once and renewed for each test (SharedApp), so that no
+test sees what the one before it made, kept or changed (tests/test_isolation.py).
+Tests that need other settings make their own with `make_app`.
 
 The tests come in layers, and each file is named after what it tests:
 - rules: tests/test_<module>.py tests stock/<module>.py on a session (the `session`,
@@ -20,6 +29,7 @@ The tests come in layers, and each file is named after what it tests:
   fast layers alone, `make test` everything.
 One builder of batches serves both the rule and the HTTP layer: Scanner, below.
 """
+import copy
 import gc
 import os
 import pathlib
@@ -33,6 +43,7 @@ from sqlalchemy import create_engine, text
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
+import models  # noqa: E402,F401  (db.metadata: the tables, in the order they refer to each other)
 from app import create_app  # noqa: E402
 from helpers import add_products, batch, created, known_product_bodies  # noqa: E402
 from operations.upgrades import upgrade_database  # noqa: E402
@@ -40,7 +51,8 @@ from schemas import batch_create_schema, product_schema  # noqa: E402
 from stock import api_keys, catalog, posting  # noqa: E402
 from stock.api_keys import Caller  # noqa: E402
 from stock.policy import Policy  # noqa: E402
-from storage.db import db  # noqa: E402
+from storage import cache  # noqa: E402
+from storage.db import db, sqlite_file  # noqa: E402
 
 BACKEND = os.environ.get("WAREHOUSE_TEST_BACKEND", "sqlite")
 PG_URL = os.environ.get("WAREHOUSE_TEST_DATABASE_URL", "")
@@ -88,22 +100,17 @@ def sqlite_folder(tmp_path_factory):
     shutil.rmtree(folder, ignore_errors=True)
 
 
-@pytest.fixture
-def database_config(request, pg_schema, sqlite_folder):
-    """Config that points an app at a fresh database (also used by server tests)."""
+@pytest.fixture(scope="session")
+def run_database(pg_schema, sqlite_folder):
+    """Config of the run's one database, which database_config gives each test as new.
+
+    One place for the whole run, as the PostgreSQL schema always was: the `app` that
+    serves it is built once, and a test's apps, servers and commands all meet there.
+    """
     if pg_schema is None:
-        folder = sqlite_folder / uuid.uuid4().hex
+        folder = sqlite_folder / "run"
         folder.mkdir()
-        # Removed after the test, so that a whole run never holds more than a few in memory.
-        request.addfinalizer(lambda: shutil.rmtree(folder, ignore_errors=True))
         return {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{folder / 'warehouse.db'}"}
-    engine = create_engine(PG_URL, connect_args={"options": f"-csearch_path={pg_schema}"})
-    with engine.begin() as conn:
-        tables = conn.execute(text(
-            "SELECT tablename FROM pg_tables WHERE schemaname = :s AND tablename != 'alembic_version'"), {"s": pg_schema}).scalars().all()
-        if tables:
-            conn.execute(text(f"TRUNCATE {', '.join(tables)} RESTART IDENTITY CASCADE"))
-    engine.dispose()
     return {
         "SQLALCHEMY_DATABASE_URI": PG_URL,
         "SQLALCHEMY_ENGINE_OPTIONS": {"connect_args": {"options": f"-csearch_path={pg_schema}"}},
@@ -114,10 +121,63 @@ def database_config(request, pg_schema, sqlite_folder):
 
 
 @pytest.fixture(scope="session")
+def emptying_engine(pg_schema):
+    """On PostgreSQL, the connection that empties the run's schema before each test."""
+    if pg_schema is None:
+        yield None
+        return
+    engine = create_engine(PG_URL, connect_args={"options": f"-csearch_path={pg_schema}"})
+    yield engine
+    engine.dispose()
+
+
+@pytest.fixture
+def database_config(run_database, sqlite_template, emptying_engine, pg_schema):
+    """Config of this test's database: the run's one database, as new (also used by server tests).
+
+    Every app, server or command of the test before has let go of it by now (their
+    fixtures dispose of engines and stop processes when their test ends).
+    """
+    if sqlite_template is not None:
+        path = pathlib.Path(run_database["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///"))
+        # Whatever the test before left beside the file goes too: its WAL, its change mark
+        # (storage/cache.py), backups, copies made before upgrades.
+        shutil.rmtree(path.parent)
+        path.parent.mkdir()
+        shutil.copyfile(sqlite_template, path)
+    else:
+        empty_schema(emptying_engine, pg_schema)
+    return copy.deepcopy(run_database)
+
+
+def empty_schema(engine, schema: str) -> None:
+    """No row left in the schema's tables, and their ids from 1 again, as after TRUNCATE ...
+    RESTART IDENTITY; which took 40-90 ms a test (new files for every table), where deleting
+    the few rows a test leaves takes about one."""
+    with engine.begin() as conn:
+        found = conn.execute(text(
+            "SELECT 'table', tablename FROM pg_tables WHERE schemaname = :s AND tablename != 'alembic_version' "
+            "UNION ALL SELECT 'sequence', sequencename FROM pg_sequences WHERE schemaname = :s"),
+            {"s": schema}).all()
+        tables = {name for kind, name in found if kind == "table"}
+        if not tables:  # not built yet: the first app or server upgrades it
+            return
+        quote = conn.dialect.identifier_preparer.quote
+        # Rows that refer to others first.
+        order = [table.name for table in reversed(db.metadata.sorted_tables) if table.name in tables]
+        if set(order) != tables:  # a table the models do not know: what refers to what is unknown
+            conn.exec_driver_sql(f"TRUNCATE {', '.join(map(quote, tables))} RESTART IDENTITY CASCADE")
+            return
+        sequences = [name for kind, name in found if kind == "sequence"]
+        conn.exec_driver_sql("; ".join([f"DELETE FROM {quote(name)}" for name in order] +
+                                       [f"SELECT setval('{quote(name)}', 1, false)" for name in sequences]))
+
+
+@pytest.fixture(scope="session")
 def sqlite_template(tmp_path_factory):
     """A SQLite file at the newest migration, built once: running the migrations for every
     test would cost more than most tests. None on PostgreSQL, whose schema is upgraded
-    by the first test and emptied for each one after."""
+    once, by the first app or server, and emptied for each test."""
     if BACKEND != "sqlite":
         return None
     path = tmp_path_factory.mktemp("template") / "warehouse.db"
@@ -129,24 +189,55 @@ def sqlite_template(tmp_path_factory):
     return path
 
 
+class SharedApp:
+    """The service's app on the run's database, built once: create_app costs more than most
+    tests (werkzeug compiles every URL rule anew). renew() gives each test the app as
+    create_app made it: its config, its extensions, and no keys or products kept in memory."""
+
+    def __init__(self, config: dict, upgrade: bool):
+        self.app = create_app({"TESTING": True, **config})
+        if upgrade:
+            upgrade_database(self.app, who="tests")
+        self.config = copy.deepcopy(dict(self.app.config))
+        self.extensions = set(self.app.extensions)
+
+    def renew(self):
+        app = self.app
+        # A test may change settings, and the pages' session secret is kept in the config.
+        app.config.clear()
+        app.config.update(copy.deepcopy(self.config))
+        for name in set(app.extensions) - self.extensions:
+            del app.extensions[name]
+        with app.app_context():
+            # The keys and products kept came from the database the test before had. Its
+            # change mark goes too: one that followed the new file would hold the old one open.
+            cache.marks.pop(db.engine, None)
+            app.extensions["warehouse_cache"] = cache.for_engine(db.engine, sqlite_file(db.engine.url))
+        return app
+
+
+@pytest.fixture(scope="session")
+def shared_app(run_database, sqlite_template):
+    # On SQLite each test's copy of the template is at the newest migration already.
+    shared = SharedApp(run_database, upgrade=sqlite_template is None)
+    yield shared
+    with shared.app.app_context():
+        db.session.remove()
+        db.engine.dispose()
+
+
 @pytest.fixture
-def app(database_config, sqlite_template):
+def app(database_config, shared_app):
     """The service's app on this test's database, at the newest migration."""
-    copied = False
-    if sqlite_template is not None:
-        target = database_config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
-        if not os.path.exists(target):
-            shutil.copyfile(sqlite_template, target)
-            copied = True
-    app = create_app({"TESTING": True, **database_config})
-    if not copied:
-        # A copy of the template is at the newest migration already: the check would only read
-        # the migration files again (about a tenth of a short test's time).
-        upgrade_database(app, who="tests")
+    app = shared_app.renew()
     yield app
     with app.app_context():
         db.session.remove()
-        db.engine.dispose()
+        # SQLite: before the next test replaces the file, no pooled connection may outlive
+        # this one. PostgreSQL keeps them, as a served process does between requests (each
+        # rolled back as it returns): connecting again cost a fifth of the fast layers' time.
+        if db.engine.dialect.name == "sqlite":
+            db.engine.dispose()
 
 
 @pytest.fixture
@@ -197,6 +288,9 @@ def pytest_collection_modifyitems(items):
     for item in items:
         if "live_server" in getattr(item, "fixturenames", ()):
             item.add_marker(pytest.mark.live)
+    # The long tests first (a stable sort): with several workers, the short ones fill in at
+    # the end instead of one worker finishing schemathesis while the others wait.
+    items.sort(key=lambda item: item.get_closest_marker("live") is None)
 
 
 @pytest.fixture(autouse=True)

@@ -25,6 +25,9 @@ REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 START_TIMEOUT = 20.0  # seconds for /health to answer after the process starts
 STOP_TIMEOUT = 10.0
 REQUEST_TIMEOUT = 30.0  # a socket timeout for every request, so no thread can hang
+# Until the port is open each try is one refused connect: trying often costs nothing, and
+# every live test waits for at least one start.
+HEALTH_POLL = 0.01  # seconds
 
 
 def server_url(database_config: dict) -> str:
@@ -122,7 +125,7 @@ class LiveServer:
                     return True
             except OSError:
                 pass
-            time.sleep(0.05)
+            time.sleep(HEALTH_POLL)
         return False
 
     def kill(self) -> None:
