@@ -107,6 +107,14 @@ def test_every_fault_of_every_item_is_named_after_good_items_of_the_same_shape()
     }}
 
 
+def test_only_short_amounts_are_remembered():
+    padded = "1" + " " * 100_000
+    assert load_items([{**FULL, "amount": padded}])[0]["amount_milli"] == 1000
+    assert padded not in batch_items._KNOWN_QUANTITIES
+    assert load_items([{**FULL, "amount": " 7 "}])[0]["amount_milli"] == 7000
+    assert " 7 " in batch_items._KNOWN_QUANTITIES
+
+
 def test_an_amount_seen_before_is_read_as_exactly_as_the_first_time():
     assert [item["amount_milli"] for item in load_items([{**FULL, "amount": "2"}] * 3)] == [2000] * 3
     with pytest.raises(ValidationError) as raised:

@@ -141,13 +141,18 @@ def test_retry_with_numbers_for_numeric_strings_is_the_same_batch(session, scann
     assert len(all_docs(session, scanner.caller)) == 1
 
 
+EARLIER_DIGEST = "23758ce25d1e02896fd7b97a5c766eb9a43ff48f30df5501b19bbe32747efc4b"
+
+
 def test_a_retry_of_a_batch_fingerprinted_by_an_earlier_release_is_known(session, scanner):
     body = batch(1, [item("P1", 2, barcode="4006381333931"), item("P2", 1)], extras=[])
     assert scanner.post(body) is True
-    # As a release before the present fingerprint stored it (the upgrade keeps the column as it is).
+    # As the releases before the present fingerprint stored it (e888568 wrote this text for
+    # this body); the upgrade keeps the column as it is.
     with writing(session, [1]):
         session.execute(update(Batch).where(Batch.batch_number == 1).values(
-            content_digest=posting.digest_of_earlier_releases(batch_create_schema.load(body))))
+            content_digest=EARLIER_DIGEST))
+    assert posting.digest_of_earlier_releases(batch_create_schema.load(body)) == EARLIER_DIGEST
     assert scanner.post(body) is False
     with pytest.raises(Conflict):
         scanner.post(batch(1, [item("P1", 3, barcode="4006381333931"), item("P2", 1)], extras=[]))
