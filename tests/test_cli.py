@@ -306,6 +306,8 @@ def test_a_command_uses_a_database_file_that_exists(tmp_path):
         db.engine.dispose()
     made = flask_command(tmp_path, "keys", "create", "--name", "office", "--role", "read")
     assert made.returncode == 0, made.stderr
+    # Closed at the command's end: the .db file alone holds the key, as after a stop of the service.
+    assert not os.path.exists(tmp_path / "warehouse.db-wal")
     assert flask_command(tmp_path, "keys", "list").stdout.startswith("office\tread")
 
 
