@@ -1,4 +1,5 @@
 """Migrations (DESIGN 11): the schema in migrations/, and every kind of database brought to it."""
+import copy
 import http.client
 import io
 import json
@@ -61,19 +62,39 @@ def old_code(tmp_path_factory):
     return where
 
 
-@pytest.fixture
-def old_database(old_code, empty_database, tmp_path):
-    """A database the release before migrations made and booked a day in; and what its reads said."""
-    options = empty_database.get("SQLALCHEMY_ENGINE_OPTIONS", {}).get("connect_args", {}).get("options")
-    out = tmp_path / "old-answers.json"
+def run_old_release(old_code, database_config: dict, workdir) -> dict:
+    """The old release books its day in the database; what its reads answered."""
+    options = database_config.get("SQLALCHEMY_ENGINE_OPTIONS", {}).get("connect_args", {}).get("options")
+    out = workdir / "old-answers.json"
     done = subprocess.run(
         [sys.executable, os.path.join(REPO, "tests", "old_release.py"), str(old_code),
-         empty_database["SQLALCHEMY_DATABASE_URI"], options[len("-csearch_path="):] if options else "-",
+         database_config["SQLALCHEMY_DATABASE_URI"], options[len("-csearch_path="):] if options else "-",
          str(out)],
-        cwd=tmp_path, capture_output=True, text=True, timeout=120)
+        cwd=workdir, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr[-3000:]
     with open(out, encoding="utf-8") as file:
-        return empty_database, json.load(file)
+        return json.load(file)
+
+
+@pytest.fixture(scope="session")
+def old_sqlite_depot(old_code, tmp_path_factory):
+    """On SQLite the old release books its day once per run, in a file each test gets a copy of
+    (its process has ended, so the file alone holds the day)."""
+    if BACKEND != "sqlite":
+        return None
+    where = tmp_path_factory.mktemp("old-depot")
+    path = where / "warehouse.db"
+    return path, run_old_release(old_code, {"SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"}, where)
+
+
+@pytest.fixture
+def old_database(old_code, old_sqlite_depot, empty_database, tmp_path):
+    """A database the release before migrations made and booked a day in; and what its reads said."""
+    if old_sqlite_depot is None:
+        return empty_database, run_old_release(old_code, empty_database, tmp_path)
+    path, answers = old_sqlite_depot
+    shutil.copyfile(path, empty_database["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///"))
+    return empty_database, copy.deepcopy(answers)
 
 
 def answers_now(app, old):
