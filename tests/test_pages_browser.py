@@ -8,11 +8,18 @@ import csv
 import os
 import re
 import shutil
+import sqlite3
+from contextlib import closing
 
 import pytest
 from playwright.sync_api import expect, sync_playwright
+from sqlalchemy.engine import make_url
 
+from app import create_app
+from conftest import BACKEND
+from operations.upgrades import upgrade_database
 from stock import api_keys
+from storage.db import db, sqlite_file
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -30,12 +37,40 @@ def browser():
         browser.close()
 
 
-@pytest.fixture
-def demo_depot(runner, live_server):
-    """The demo depot on the test's database, its office key, and the service serving it."""
-    result = runner.invoke(args=["demo"])
+def make_demo(app) -> str:
+    """The demo depot in the app's database; its office key."""
+    result = app.test_cli_runner().invoke(args=["demo"])
     assert result.exit_code == 0, result.output
-    return live_server(), result.stdout.splitlines()[-1]
+    return result.stdout.splitlines()[-1]
+
+
+@pytest.fixture(scope="session")
+def demo_sqlite_depot(tmp_path_factory):
+    """On SQLite the demo is made once per run, in a file each test gets a copy of."""
+    if BACKEND != "sqlite":
+        return None
+    path = tmp_path_factory.mktemp("demo") / "warehouse.db"
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    upgrade_database(app, who="tests")
+    key = make_demo(app)
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()  # the last connection to close folds the WAL into the file
+    return path, key
+
+
+@pytest.fixture
+def demo_depot(request, database_config, demo_sqlite_depot, live_server):
+    """The demo depot on the test's database, its office key, and the service serving it."""
+    if demo_sqlite_depot is None:
+        key = make_demo(request.getfixturevalue("app"))
+    else:
+        path, key = demo_sqlite_depot
+        # SQLite's own copy, page by page: safe even where the test's app has the file open.
+        with closing(sqlite3.connect(path)) as demo, \
+                closing(sqlite3.connect(sqlite_file(make_url(database_config["SQLALCHEMY_DATABASE_URI"])))) as test:
+            demo.backup(test)
+    return live_server(), key
 
 
 @pytest.fixture
