@@ -15,7 +15,7 @@ run: $(VENV)/installed
 
 # The suite runs on SQLite, then again on PostgreSQL when WAREHOUSE_TEST_DATABASE_URL names one.
 # The page tests drive Debian's chromium through Playwright (never `playwright install`).
-# The suite starts about 80 Python processes and two pytest workers: with bytecode written (empty
+# The suite starts about 70 Python processes and two pytest workers: with bytecode written (empty
 # PYTHONDONTWRITEBYTECODE), each reads the code compiled instead of compiling it again.
 test: export PYTHONDONTWRITEBYTECODE :=
 test: $(VENV)/installed
