@@ -14,7 +14,6 @@ from sqlalchemy import select
 from helpers import REFUSED_ITEMS, batch, created, error_fields, item, order, order_item
 from models import Balance
 
-TODAY = date.today()
 TS = "2024-05-01T10:00:00.000+0200"
 
 pytestmark = pytest.mark.usefixtures("known_products")
@@ -64,8 +63,8 @@ def test_add_answers_201_and_view_returns_everything(api):
         app_version="1.2.0", name="morning", truck=7)))
     found = view(api, 1)
     assert found["batch_settings"] == {
-        "batch_number": 1, "app_version": "1.2.0", "date": TODAY.isoformat(),
-        "created_date": TODAY.isoformat(), "direction": "I", "id_warehouse": 1, "name": "morning",
+        "batch_number": 1, "app_version": "1.2.0", "date": date.today().isoformat(),
+        "created_date": date.today().isoformat(), "direction": "I", "id_warehouse": 1, "name": "morning",
         "truck": 7, "type": "R", "document_number": "",
     }
     assert found["batch_extras"] == [{"key": "gate", "value": "3"}, {"key": "driver", "value": "Ann"}]
@@ -96,11 +95,11 @@ def test_business_date_is_kept_and_created_date_is_the_server_day(api):
     created(post(api, batch(1, [item("P1", 1)], date="2020-02-03", created_date="2001-01-01")))
     settings = view(api, 1)["batch_settings"]
     assert settings["date"] == "2020-02-03"
-    assert settings["created_date"] == TODAY.isoformat()
+    assert settings["created_date"] == date.today().isoformat()
 
 
 def test_future_business_date_is_allowed(api):
-    later = (TODAY + timedelta(days=30)).isoformat()
+    later = (date.today() + timedelta(days=30)).isoformat()
     created(post(api, batch(1, [item("P1", 1)], date=later)))
     assert view(api, 1)["batch_settings"]["date"] == later
 
@@ -304,7 +303,7 @@ def test_filter_everything_sorted_by_batch_number(api, several):
     two = r.json["list"][1]
     assert [i["product_code"] for i in two["batch_items"]] == ["P1", "LOT"]
     assert [(i["doc_number"], i["doc_item_number"]) for i in two["batch_items"]] == [(1, 1), (1, 2)]
-    assert two["batch_settings"]["created_date"] == TODAY.isoformat()
+    assert two["batch_settings"]["created_date"] == date.today().isoformat()
 
 
 @pytest.mark.parametrize("data, expected", [

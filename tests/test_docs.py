@@ -7,8 +7,6 @@ import pytest
 from helpers import batch, created, error_fields, item, order, order_item
 from stock import catalog
 
-TODAY = date.today()
-YEAR = TODAY.year
 TS = "2024-05-01T10:00:00.000+0200"
 
 pytestmark = pytest.mark.usefixtures("known_products")
@@ -40,15 +38,15 @@ def test_view_returns_the_document_of_a_batch(api):
                   item("LOT", "1.25", lot="A", date_exp="2030-01-31")], date="2024-03-01")
     assert view(api, 1) == {
         "doc_number": 1, "id_warehouse": 1, "direction": "I", "date": "2024-03-01",
-        "doc_created_date": TODAY.isoformat(), "id_customer": 0, "batch_number": 1,
+        "doc_created_date": date.today().isoformat(), "id_customer": 0, "batch_number": 1,
         "ufid": "I-2024-000001",
         "wh_doc_items": [
             {"doc_number": 1, "item_number": 1, "user_visible_item_number": 1, "product_code": "P1",
              "name": "Product P1", "lot": "", "date_exp": "", "amount_base_unit": 12,
-             "doc_created_date": TODAY.isoformat(), "timestamp_from_client": TS},
+             "doc_created_date": date.today().isoformat(), "timestamp_from_client": TS},
             {"doc_number": 1, "item_number": 2, "user_visible_item_number": 2, "product_code": "LOT",
              "name": "Product LOT", "lot": "A", "date_exp": "2030-01-31", "amount_base_unit": 1.25,
-             "doc_created_date": TODAY.isoformat(), "timestamp_from_client": ""},
+             "doc_created_date": date.today().isoformat(), "timestamp_from_client": ""},
         ],
     }
 
@@ -106,7 +104,7 @@ def test_refused_batches_consume_no_numbers(api):
     book(api, 5, [item("P1", 1)], direction="O")
     docs = filtered(api).json["list"]
     assert [(d["doc_number"], d["ufid"]) for d in docs] == [
-        (1, f"I-{YEAR}-000001"), (2, f"I-{YEAR}-000002"), (3, f"O-{YEAR}-000001")]
+        (1, f"I-{date.today().year}-000001"), (2, f"I-{date.today().year}-000002"), (3, f"O-{date.today().year}-000001")]
 
 
 # --- filter -----------------------------------------------------------------------------------
@@ -130,7 +128,7 @@ def test_filter_everything_sorted_by_doc_number_then_item_number(api, several):
     assert first["wh_doc_items"][1] == {
         "doc_number": 1, "item_number": 2, "user_visible_item_number": 2, "direction": "I",
         "product_code": "LOT", "name": "Product LOT", "lot": "A", "lot_level": 1, "date_exp": "",
-        "amount_base_unit": 2, "doc_created_date": TODAY.isoformat(), "timestamp_from_client": ""}
+        "amount_base_unit": 2, "doc_created_date": date.today().isoformat(), "timestamp_from_client": ""}
     assert r.json["list"][2]["wh_doc_items"][0]["direction"] == "O"
 
 

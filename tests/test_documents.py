@@ -12,7 +12,6 @@ from helpers import batch, created, error_fields, item, order, order_item
 from models import OrderDocument
 from stock import catalog
 
-TODAY = date.today()
 
 pytestmark = pytest.mark.usefixtures("known_products")
 
@@ -72,7 +71,7 @@ def test_create_answers_201_and_view_returns_everything(api, customer):
     assert found == {
         "document_number": "D1", "description": "Delivery from Acme", "id_warehouse": 1,
         "id_customer": 42, "state": 1, "expiration_limit": 30,
-        "expiration_limit_date": (TODAY + timedelta(days=30)).isoformat(),
+        "expiration_limit_date": (date.today() + timedelta(days=30)).isoformat(),
         "batch_settings": {"allowed_types": ["R", "V"], "allowed_directions": ["I", "O"]},
         "items": [  # by item_number
             {"item_number": 1, "document_number": "D1", "product_code": "LOT", "lot": "L7",
@@ -93,7 +92,7 @@ def test_create_with_required_fields_only_applies_defaults(api):
     assert {k: found[k] for k in ("description", "id_customer", "expiration_limit",
                                   "expiration_limit_date", "state", "id_warehouse")} == {
         "description": "", "id_customer": 0, "expiration_limit": 0,
-        "expiration_limit_date": TODAY.isoformat(), "state": 1, "id_warehouse": 3}
+        "expiration_limit_date": date.today().isoformat(), "state": 1, "id_warehouse": 3}
     # the only allowed direction is the line's
     assert found["items"] == [{"item_number": 1, "document_number": "D1", "product_code": "P1",
                                "lot": "", "amount_ordered": 1, "amount_delivered": 0,
@@ -108,7 +107,7 @@ def test_list_and_acquire_carry_the_server_ids_of_the_lines(api, api_as, custome
     d1 = documents[0]
     assert {k: d1[k] for k in ("id_warehouse", "id_customer", "state", "expiration_limit")} == {
         "id_warehouse": 1, "id_customer": 42, "state": 1, "expiration_limit": 30}
-    assert d1["expiration_limit_date"] == (TODAY + timedelta(days=30)).isoformat()
+    assert d1["expiration_limit_date"] == (date.today() + timedelta(days=30)).isoformat()
     assert d1["batch_settings"] == FULL["batch_settings"]
     line = d1["items"][1]
     assert set(line) == {"document_item_id", "user_visible_document_item_id", "document_number",

@@ -16,11 +16,9 @@ from models import ServiceSetting
 from stock import api_keys
 from storage.db import db
 
-TODAY = date.today()
-
 
 def day(days_ago: int) -> str:
-    return (TODAY - timedelta(days=days_ago)).isoformat()
+    return (date.today() - timedelta(days=days_ago)).isoformat()
 
 
 def token_of(page) -> str:

@@ -21,8 +21,6 @@ from stock.policy import Policy
 from stock.quantities import from_milli
 from storage.db import writing
 
-TODAY = date.today()
-YEAR = TODAY.year
 
 pytestmark = pytest.mark.usefixtures("catalog_products")
 
@@ -293,7 +291,7 @@ def test_a_refused_batch_leaves_no_trace_and_consumes_no_number(session, scanner
     scanner.post(batch(5, [item("P1", 1)]))
     docs = all_docs(session, alice)
     assert [(d["doc_number"], d["ufid"], d["batch_number"]) for d in docs] == [
-        (1, f"I-{YEAR}-000001", 1), (2, f"O-{YEAR}-000001", 4), (3, f"I-{YEAR}-000002", 5)]
+        (1, f"I-{date.today().year}-000001", 1), (2, f"O-{date.today().year}-000001", 4), (3, f"I-{date.today().year}-000002", 5)]
     assert delivered(session, alice) == [1]
 
 
@@ -382,10 +380,10 @@ def test_an_order_line_counts_in_base_units(session, scanner):
 ])
 def test_expiration_limit(session, scanner, date_exp, booked):
     add_order(session, scanner.caller, order("D1", expiration_limit=10))
-    assert the_order(session, scanner.caller).expiration_limit_date == TODAY + timedelta(days=10)
+    assert the_order(session, scanner.caller).expiration_limit_date == date.today() + timedelta(days=10)
     sent = item("P1", 1)
     if date_exp is not None:
-        sent["date_exp"] = date_exp if date_exp == "" else (TODAY + timedelta(days=date_exp)).isoformat()
+        sent["date_exp"] = date_exp if date_exp == "" else (date.today() + timedelta(days=date_exp)).isoformat()
     if booked:
         assert scanner.post(batch(1, [sent], document_number="D1")) is True
     else:
