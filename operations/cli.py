@@ -1,7 +1,6 @@
 """Commands for the depot's administrator: `flask --app app keys|customers|products|check|demo ...`."""
 import atexit
 import csv
-import gc
 import io
 import json
 import os
@@ -13,7 +12,7 @@ from flask.cli import AppGroup, FlaskGroup, with_appcontext
 from marshmallow import ValidationError
 from sqlalchemy.engine import make_url
 
-from operations import backups, logs, settings, upgrades
+from operations import backups, logs, serving, settings, upgrades
 from schemas import customer_row_schema, product_schema
 from stock import api_keys, catalog, reports
 from stock.errors import ServiceError
@@ -35,7 +34,8 @@ PENDING = "warehouse_database_pending"
 
 
 def register(app) -> None:
-    if click.get_current_context(silent=True) is not None:
+    if in_flask_command(click.get_current_context(silent=True)):
+        # The process ends with the command (outside one, the service and tests close their own).
         atexit.register(close_before_exit, app)
     app.cli = DatabaseCheckedGroup(app.cli)
     for group in (keys, customers, products):
@@ -47,13 +47,16 @@ def register(app) -> None:
     app.cli.add_command(demo)
 
 
+def in_flask_command(context) -> bool:
+    return context is not None and isinstance(context.find_root().command, FlaskGroup)
+
+
 def close_before_exit(app) -> None:
-    """The end of a flask command's process: the database closed, so that a SQLite file takes
-    back its WAL as after a stop of the service; then the interpreter's last garbage collections
-    are skipped (frozen), which would walk every object the libraries made, about 0.2 s."""
+    """The database closed, so that a SQLite file takes back its WAL as after a stop of the
+    service; then the process ends without its last garbage collections."""
     with app.app_context():
         db.engine.dispose()
-    gc.freeze()
+    serving.skip_final_collections()
 
 
 def open_database_unless_refused(app, open_database) -> None:
@@ -65,8 +68,7 @@ def open_database_unless_refused(app, open_database) -> None:
     """
     context = click.get_current_context(silent=True)
     path = sqlite_file(make_url(app.config["SQLALCHEMY_DATABASE_URI"]))
-    if context is None or not isinstance(context.find_root().command, FlaskGroup) \
-            or path is None or os.path.exists(path):
+    if not in_flask_command(context) or path is None or os.path.exists(path):
         open_database()
         return
     words = command_words(context)
