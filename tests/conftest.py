@@ -184,10 +184,16 @@ def sqlite_template(tmp_path_factory):
     path = tmp_path_factory.mktemp("template") / "warehouse.db"
     template = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
     upgrade_database(template, who="tests")
-    with template.app_context():
-        db.session.remove()
-        db.engine.dispose()  # the last connection to close folds the WAL into the file
+    close_app(template)
     return path
+
+
+def close_app(app) -> None:
+    """Every connection of the app closed; on SQLite the last one to close folds the WAL into
+    the file, which may then be copied alone."""
+    with app.app_context():
+        db.session.remove()
+        db.engine.dispose()
 
 
 class SharedApp:
@@ -222,9 +228,7 @@ def shared_app(run_database, sqlite_template):
     # On SQLite each test's copy of the template is at the newest migration already.
     shared = SharedApp(run_database, upgrade=sqlite_template is None)
     yield shared
-    with shared.app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    close_app(shared.app)
 
 
 @pytest.fixture
@@ -257,9 +261,7 @@ def make_app(database_config):
 
     yield make
     for app in made:
-        with app.app_context():
-            db.session.remove()
-            db.engine.dispose()
+        close_app(app)
 
 
 @pytest.fixture

@@ -20,7 +20,7 @@ from sqlalchemy import event
 from sqlalchemy.engine import make_url
 
 from app import create_app
-from conftest import BACKEND
+from conftest import BACKEND, close_app
 from helpers import batch, item, product
 from operations.upgrades import upgrade_database
 from server import batch_body, hold_writers_lock, query
@@ -65,9 +65,7 @@ def impatient_app(database_config):
     app = create_app({"TESTING": True, **database_config, "BUSY_TIMEOUT": 0.3})
     upgrade_database(app, who="tests")
     yield app
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    close_app(app)
 
 
 def test_a_lock_not_granted_in_time_is_503_with_retry_after_and_books_nothing(impatient_app, database_config):
@@ -168,9 +166,7 @@ def small_disk(tmp_path):
         with app.app_context():
             db.engine.dispose()
     yield InProcess(app, key), config, free_room
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()
+    close_app(app)
 
 
 @pytest.mark.live

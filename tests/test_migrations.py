@@ -1,5 +1,4 @@
 """Migrations (DESIGN 11): the schema in migrations/, and every kind of database brought to it."""
-import copy
 import http.client
 import io
 import json
@@ -11,6 +10,7 @@ import sys
 import tarfile
 import time
 import uuid
+from copy import deepcopy
 
 import pytest
 from alembic.autogenerate import compare_metadata
@@ -78,8 +78,8 @@ def run_old_release(old_code, database_config: dict, workdir) -> dict:
 
 @pytest.fixture(scope="session")
 def old_sqlite_depot(old_code, tmp_path_factory):
-    """On SQLite the old release books its day once per run, in a file each test gets a copy of
-    (its process has ended, so the file alone holds the day)."""
+    """On SQLite the old release books its day once per worker, in a file each test gets a copy
+    of (its process has ended, so the file alone holds the day)."""
     if BACKEND != "sqlite":
         return None
     where = tmp_path_factory.mktemp("old-depot")
@@ -94,7 +94,7 @@ def old_database(old_code, old_sqlite_depot, empty_database, tmp_path):
         return empty_database, run_old_release(old_code, empty_database, tmp_path)
     path, answers = old_sqlite_depot
     shutil.copyfile(path, empty_database["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///"))
-    return empty_database, copy.deepcopy(answers)
+    return empty_database, deepcopy(answers)
 
 
 def answers_now(app, old):

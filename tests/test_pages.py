@@ -10,7 +10,7 @@ from datetime import date, timedelta
 import pytest
 
 from app import create_app
-from conftest import Scanner
+from conftest import Scanner, close_app
 from helpers import created, order, order_item, product
 from models import ServiceSetting
 from stock import api_keys
@@ -157,9 +157,7 @@ def test_the_session_secret_is_made_once_and_survives_a_restart(office, database
             assert restarted.secret_key == secret
             assert db.session.query(ServiceSetting).count() == 1
     finally:
-        with restarted.app_context():
-            db.session.remove()
-            db.engine.dispose()
+        close_app(restarted)
 
 
 def test_a_cookie_signed_with_another_secret_is_not_a_session(client, office):

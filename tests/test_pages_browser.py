@@ -16,10 +16,9 @@ from playwright.sync_api import expect, sync_playwright
 from sqlalchemy.engine import make_url
 
 from app import create_app
-from conftest import BACKEND
-from operations.upgrades import upgrade_database
+from conftest import close_app
 from stock import api_keys
-from storage.db import db, sqlite_file
+from storage.db import sqlite_file
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
@@ -45,31 +44,28 @@ def make_demo(app) -> str:
 
 
 @pytest.fixture(scope="session")
-def demo_sqlite_depot(tmp_path_factory):
-    """On SQLite the demo is made once per run, in a file each test gets a copy of."""
-    if BACKEND != "sqlite":
+def demo_sqlite_depot(sqlite_template, tmp_path_factory):
+    """On SQLite the demo is made once per worker, in a copy of the template: each test copies it."""
+    if sqlite_template is None:
         return None
     path = tmp_path_factory.mktemp("demo") / "warehouse.db"
+    shutil.copyfile(sqlite_template, path)
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
-    upgrade_database(app, who="tests")
     key = make_demo(app)
-    with app.app_context():
-        db.session.remove()
-        db.engine.dispose()  # the last connection to close folds the WAL into the file
+    close_app(app)
     return path, key
 
 
 @pytest.fixture
-def demo_depot(request, database_config, demo_sqlite_depot, live_server):
+def demo_depot(app, database_config, demo_sqlite_depot, live_server):
     """The demo depot on the test's database, its office key, and the service serving it."""
     if demo_sqlite_depot is None:
-        key = make_demo(request.getfixturevalue("app"))
-    else:
-        path, key = demo_sqlite_depot
-        # SQLite's own copy, page by page: safe even where the test's app has the file open.
-        with closing(sqlite3.connect(path)) as demo, \
-                closing(sqlite3.connect(sqlite_file(make_url(database_config["SQLALCHEMY_DATABASE_URI"])))) as test:
-            demo.backup(test)
+        return live_server(), make_demo(app)
+    path, key = demo_sqlite_depot
+    # SQLite's own copy, page by page: safe where the test's app has the file open.
+    with closing(sqlite3.connect(path)) as demo, \
+            closing(sqlite3.connect(sqlite_file(make_url(database_config["SQLALCHEMY_DATABASE_URI"])))) as test:
+        demo.backup(test)
     return live_server(), key
 
 
