@@ -35,39 +35,41 @@ _NEXT_NUMBER = {  # by dialect: the upsert is written in each one's own words
 }
 
 
-def new_document(session, id_warehouse: int, direction: str, day: date,
+def new_document(session, id_warehouse: int, direction: str, day: date, created: date,
                  id_customer: int = 0, batch_number: int = -1) -> int:
-    """Open a warehouse document with the next doc_number and ufid of its direction and year."""
+    """Open a warehouse document with the next doc_number and ufid of its direction and year.
+
+    `day` is the business date; `created` the server's day, read once by the booking, so that a
+    booking under way at midnight dates its document and every line alike."""
     doc_number = next_number(session, "doc_number")
     serial = next_number(session, f"ufid:{direction}:{day.year}")
     session.connection().execute(insert(WarehouseDocument), dict(
         doc_number=doc_number, id_warehouse=id_warehouse, direction=direction, date=day,
-        doc_created_date=date.today(), id_customer=id_customer, batch_number=batch_number,
+        doc_created_date=created, id_customer=id_customer, batch_number=batch_number,
         ufid=f"{direction}-{day.year}-{serial:06d}",
     ))
     return doc_number
 
 
 def add_document_items(session, doc_number: int, id_warehouse: int, direction: str, day: date,
-                       lines: list[dict]) -> None:
+                       created: date, lines: list[dict]) -> None:
     """Write a document's lines (product_code, name, lot, date_exp, amount_base_milli, ...)."""
-    today = date.today()
     insert_rows(session, WarehouseDocumentItem.__table__, [{
         "doc_number": doc_number, "item_number": number, "id_warehouse": id_warehouse,
-        "direction": direction, "date": day, "doc_created_date": today,
+        "direction": direction, "date": day, "doc_created_date": created,
         "timestamp_from_client": "", "date_exp": "", **line,
     } for number, line in enumerate(lines, start=1)])
 
 
 def add_document_lines_of_batch(session, doc_number: int, id_warehouse: int, direction: str, day: date,
-                                batch_number: int) -> None:
+                                created: date, batch_number: int) -> None:
     """Write a goods document's lines from the batch items just written, line n from item n.
 
     One statement in the database: a scanner's thousand lines never pass through Python twice.
     """
     session.connection().execute(_LINES_OF_BATCH, {
         "doc_number": doc_number, "id_warehouse": id_warehouse, "direction": direction, "day": day,
-        "today": date.today(), "batch_number": batch_number})
+        "created": created, "batch_number": batch_number})
 
 
 _LINES_OF_BATCH = insert(WarehouseDocumentItem.__table__).from_select(
@@ -75,7 +77,7 @@ _LINES_OF_BATCH = insert(WarehouseDocumentItem.__table__).from_select(
      "product_code", "name", "lot", "date_exp", "amount_base_milli", "timestamp_from_client"],
     select(bindparam("doc_number", type_=BigInteger), BatchItem.position,
            bindparam("id_warehouse", type_=BigInteger), bindparam("direction", type_=String),
-           bindparam("day", type_=Date), bindparam("today", type_=Date),
+           bindparam("day", type_=Date), bindparam("created", type_=Date),
            BatchItem.product_code, Product.name, BatchItem.lot, BatchItem.date_exp,
            BatchItem.amount_base_milli, BatchItem.timestamp_client)
     .join(Product, Product.product_code == BatchItem.product_code)

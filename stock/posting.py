@@ -140,7 +140,7 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
         _write_batch_items(session, settings["batch_number"], items, doc_number=0)
         count_stock(session, settings["id_warehouse"], business_date, items, products)
     else:
-        _book_movement(session, settings, order, items, policy)
+        _book_movement(session, settings, order, items, policy, business_date, today)
 
 
 def _check_items(session, items: list[dict], is_count: bool) -> tuple[dict[str, dict], list[dict]]:
@@ -240,7 +240,7 @@ def _write_batch_items(session, batch_number: int, items: list[dict], doc_number
     insert_tuples(session, BatchItem.__table__, BATCH_ITEM_COLUMNS, rows)
 
 
-def _book_movement(session, settings, order, items, policy: Policy) -> None:
+def _book_movement(session, settings, order, items, policy: Policy, day: date, today: date) -> None:
     """Change the balances, then number the document and write what carries its number."""
     direction, warehouse = settings["direction"], settings["id_warehouse"]
     sign = 1 if direction == "I" else -1
@@ -248,10 +248,9 @@ def _book_movement(session, settings, order, items, policy: Policy) -> None:
     for item in items:
         deltas[(item["product_code"], item.get("lot", ""))] += sign * item["amount_base_milli"]
     change_balances(session, warehouse, deltas, policy, items)
-    day = settings.get("date", date.today())
     session.flush()  # the order's changes, before the numbering is held
-    doc_number = new_document(session, warehouse, direction, day,
+    doc_number = new_document(session, warehouse, direction, day, today,
                               id_customer=order.id_customer if order else 0,
                               batch_number=settings["batch_number"])
     _write_batch_items(session, settings["batch_number"], items, doc_number)
-    add_document_lines_of_batch(session, doc_number, warehouse, direction, day, settings["batch_number"])
+    add_document_lines_of_batch(session, doc_number, warehouse, direction, day, today, settings["batch_number"])

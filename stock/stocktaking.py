@@ -88,6 +88,7 @@ def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: d
     names = dict(session.execute(select(Product.product_code, Product.name)
                                  .where(Product.product_code.in_(listed))).all()) if listed else {}
     expiry = expiry or {}
+    today = date.today()  # once: documents and lines rewritten at midnight carry one day
     unnumbered = []
     for attribute, direction, sign in (("in_doc", "I", 1), ("out_doc", "O", -1)):
         lines = [{"product_code": code, "name": names.get(code, ""), "lot": lot,
@@ -98,7 +99,7 @@ def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: d
             session.execute(delete(WarehouseDocumentItem).where(WarehouseDocumentItem.doc_number == doc_number))
             if lines:
                 add_document_items(session, doc_number, stocktaking.id_warehouse, direction,
-                                   stocktaking.date, lines)
+                                   stocktaking.date, today, lines)
             else:
                 session.execute(delete(WarehouseDocument).where(WarehouseDocument.doc_number == doc_number))
                 setattr(stocktaking, attribute, 0)
@@ -107,10 +108,10 @@ def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: d
     session.flush()
     # New documents last: numbering holds up every warehouse (next_number).
     for attribute, direction, lines in unnumbered:
-        doc_number = new_document(session, stocktaking.id_warehouse, direction, stocktaking.date)
+        doc_number = new_document(session, stocktaking.id_warehouse, direction, stocktaking.date, today)
         setattr(stocktaking, attribute, doc_number)
         add_document_items(session, doc_number, stocktaking.id_warehouse, direction,
-                           stocktaking.date, lines)
+                           stocktaking.date, today, lines)
 
 
 def delete_stocktaking(session, caller: Caller, id_warehouse: int, day: date, policy: Policy) -> None:

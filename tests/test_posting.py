@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 from helpers import add_order, batch, item, order, order_item, product, the_order
 from models import Balance, Batch
 from schemas import batch_create_schema, product_schema
-from stock import catalog, orders, posting, records
+from stock import balances, catalog, orders, posting, records
 from stock.errors import Conflict, Forbidden, InsufficientStock, Invalid, NotFound
 from stock.policy import Policy
 from stock.quantities import from_milli
@@ -161,6 +161,28 @@ def test_retry_ignores_a_sent_created_date(session, scanner):
     assert scanner.post(batch(1, [item("P1", 1)], created_date="2001-01-01")) is True
     assert scanner.post(batch(1, [item("P1", 1)], created_date="2002-02-02")) is False
     assert len(all_docs(session, scanner.caller)) == 1
+
+
+class PastMidnight(date):
+    """The server's day, which turns from 23 to 24 November after it is first read."""
+    readings = 0
+
+    @classmethod
+    def today(cls):
+        cls.readings += 1
+        return date(2026, 11, 23) if cls.readings == 1 else date(2026, 11, 24)
+
+
+def test_a_booking_under_way_at_midnight_dates_its_batch_document_and_lines_alike(session, scanner,
+                                                                                   monkeypatch):
+    monkeypatch.setattr(posting, "date", PastMidnight)
+    monkeypatch.setattr(balances, "date", PastMidnight)
+    assert scanner.post(batch(1, [item("P1", 2), item("P2", 1)])) is True
+    settings = stored(session, scanner.caller, 1)["batch_settings"]
+    document = records.get_document(session, scanner.caller, 1)
+    assert settings["date"] == settings["created_date"] == date(2026, 11, 23)
+    assert document["date"] == document["doc_created_date"] == date(2026, 11, 23)
+    assert [line["doc_created_date"] for line in document["wh_doc_items"]] == [date(2026, 11, 23)] * 2
 
 
 @pytest.mark.parametrize("change", [

@@ -247,13 +247,14 @@ def test_next_number_counts_each_sequence_on_its_own(session):
 
 def test_new_document_numbers_and_ufids(session):
     with writing(session):
-        made = [new_document(session, 1, "I", date(2024, 5, 1)),
-                new_document(session, 1, "O", date(2024, 5, 1)),
-                new_document(session, 1, "I", date(2025, 1, 1)),
-                new_document(session, 1, "I", date(2024, 12, 31))]
+        made = [new_document(session, 1, "I", date(2024, 5, 1), date(2026, 1, 2)),
+                new_document(session, 1, "O", date(2024, 5, 1), date(2026, 1, 2)),
+                new_document(session, 1, "I", date(2025, 1, 1), date(2026, 1, 2)),
+                new_document(session, 1, "I", date(2024, 12, 31), date(2026, 1, 2))]
     assert made == [1, 2, 3, 4]
     assert [session.get(WarehouseDocument, n).ufid for n in made] == [
         "I-2024-000001", "O-2024-000001", "I-2025-000001", "I-2024-000002"]
+    assert {session.get(WarehouseDocument, n).doc_created_date for n in made} == {date(2026, 1, 2)}
     assert session.get(WarehouseDocument, 1).batch_number == -1
 
 
