@@ -45,7 +45,7 @@ def batch_digest(batch: dict) -> str:
         item_shapes.append(known[0])
         item_values.append(known[1](item))
     content = {key: value for key, value in batch.items() if key != "batch_items"}
-    content["batch_settings"] = {k: v for k, v in batch["batch_settings"].items() if k != "created_date"}
+    content["batch_settings"] = _sent_settings(batch)
     content.update(item_fields=list(shapes), item_shapes=item_shapes, item_values=item_values)
     return _sha256_of_json(content)
 
@@ -55,8 +55,12 @@ def digest_of_earlier_releases(batch: dict) -> str:
 
     A retry of a batch they booked, sent after the upgrade, is known by this one.
     """
-    settings = {k: v for k, v in batch["batch_settings"].items() if k != "created_date"}
-    return _sha256_of_json({**batch, "batch_settings": settings})
+    return _sha256_of_json({**batch, "batch_settings": _sent_settings(batch)})
+
+
+def _sent_settings(batch: dict) -> dict:
+    # created_date is the server's to set: a retry may carry another one.
+    return {k: v for k, v in batch["batch_settings"].items() if k != "created_date"}
 
 
 def _sha256_of_json(content) -> str:
@@ -84,14 +88,14 @@ def post_batch(session, caller: Caller, batch: dict, policy: Policy) -> bool:
     # the first; in two warehouses (PostgreSQL) the batches' key decides between them.
     try:
         with writing(session, [settings["id_warehouse"]]):
-            if _is_retry(session, batch, digest):
+            if _is_retry(batch, digest, _stored_digest(session, batch)):
                 return False
             _book_batch(session, caller, batch, digest, policy)
     except IntegrityError:
-        if session.scalar(select(Batch.batch_number)
-                          .where(Batch.batch_number == settings["batch_number"])) is None:
+        stored = _stored_digest(session, batch)
+        if stored is None:  # not a copy of this batch: another constraint
             raise
-        return not _is_retry(session, batch, digest)
+        return not _is_retry(batch, digest, stored)
     return True
 
 
@@ -104,13 +108,16 @@ _PRODUCTS_WITH_PACKAGINGS = (
     .where(Product.product_code.in_(bindparam("codes", expanding=True))))
 
 
-def _is_retry(session, batch: dict, digest: str) -> bool:
-    batch_number = batch["batch_settings"]["batch_number"]
-    stored = session.connection().scalar(_STORED_DIGEST, {"number": batch_number})
+def _stored_digest(session, batch: dict) -> str | None:
+    return session.connection().scalar(_STORED_DIGEST, {"number": batch["batch_settings"]["batch_number"]})
+
+
+def _is_retry(batch: dict, digest: str, stored: str | None) -> bool:
+    """True when a batch of this number is stored with this content; Conflict when with other."""
     if stored is None:
         return False
     if stored != digest and stored != digest_of_earlier_releases(batch):
-        raise Conflict(f"Batch {batch_number} exists already with other content.")
+        raise Conflict(f"Batch {batch['batch_settings']['batch_number']} exists already with other content.")
     return True
 
 
@@ -138,7 +145,7 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
         ])
     if is_count:
         _write_batch_items(session, settings["batch_number"], items, doc_number=0)
-        count_stock(session, settings["id_warehouse"], business_date, items, products)
+        count_stock(session, settings["id_warehouse"], business_date, items, products, today)
     else:
         _book_movement(session, settings, order, items, policy, business_date, today)
 

@@ -16,8 +16,10 @@ from stock.policy import Policy
 from storage.db import writing
 
 
-def count_stock(session, id_warehouse: int, day: date, items: list[dict], products: dict) -> None:
-    """Add a count batch to the stocktaking of (warehouse, day) and book the differences.
+def count_stock(session, id_warehouse: int, day: date, items: list[dict], products: dict,
+                created: date) -> None:
+    """Add a count batch to the stocktaking of (warehouse, day) and book the differences;
+    `created` is the server's day, as the booking read it for its batch.
 
     Counts of one (product, lot) on one day add up. The snapshot is the book
     stock without this stocktaking's own adjustments, taken anew at each count,
@@ -58,7 +60,7 @@ def count_stock(session, id_warehouse: int, day: date, items: list[dict], produc
     wanted = {key: row.amount_real_milli - row.amount_snap_milli for key, row in existing.items()}
     expiry = {key: row.date_exp for key, row in existing.items()}
     _rewrite_adjustments(session, stocktaking, adjustments, wanted, Policy(allow_negative_stock=True),
-                         expiry)
+                         created, expiry)
 
 
 def stocktaking_adjustments(session, stocktaking: Stocktaking) -> dict[tuple[str, str], int]:
@@ -76,10 +78,11 @@ def stocktaking_adjustments(session, stocktaking: Stocktaking) -> dict[tuple[str
 
 
 def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: dict,
-                         policy: Policy, expiry: dict | None = None) -> None:
+                         policy: Policy, created: date, expiry: dict | None = None) -> None:
     """Make the goods-in/goods-out documents of the stocktaking carry exactly `wanted`.
 
-    `expiry` gives the date_exp of each (product, lot) for the document lines.
+    Documents and lines written are dated `created`; `expiry` gives the date_exp of each
+    (product, lot) for the document lines.
     """
     keys = set(old) | set(wanted)
     change_balances(session, stocktaking.id_warehouse,
@@ -88,7 +91,6 @@ def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: d
     names = dict(session.execute(select(Product.product_code, Product.name)
                                  .where(Product.product_code.in_(listed))).all()) if listed else {}
     expiry = expiry or {}
-    today = date.today()  # once: documents and lines rewritten at midnight carry one day
     unnumbered = []
     for attribute, direction, sign in (("in_doc", "I", 1), ("out_doc", "O", -1)):
         lines = [{"product_code": code, "name": names.get(code, ""), "lot": lot,
@@ -99,7 +101,7 @@ def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: d
             session.execute(delete(WarehouseDocumentItem).where(WarehouseDocumentItem.doc_number == doc_number))
             if lines:
                 add_document_items(session, doc_number, stocktaking.id_warehouse, direction,
-                                   stocktaking.date, today, lines)
+                                   stocktaking.date, created, lines)
             else:
                 session.execute(delete(WarehouseDocument).where(WarehouseDocument.doc_number == doc_number))
                 setattr(stocktaking, attribute, 0)
@@ -108,10 +110,10 @@ def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: d
     session.flush()
     # New documents last: numbering holds up every warehouse (next_number).
     for attribute, direction, lines in unnumbered:
-        doc_number = new_document(session, stocktaking.id_warehouse, direction, stocktaking.date, today)
+        doc_number = new_document(session, stocktaking.id_warehouse, direction, stocktaking.date, created)
         setattr(stocktaking, attribute, doc_number)
         add_document_items(session, doc_number, stocktaking.id_warehouse, direction,
-                           stocktaking.date, today, lines)
+                           stocktaking.date, created, lines)
 
 
 def delete_stocktaking(session, caller: Caller, id_warehouse: int, day: date, policy: Policy) -> None:
@@ -122,7 +124,7 @@ def delete_stocktaking(session, caller: Caller, id_warehouse: int, day: date, po
         if stocktaking is None:
             raise NotFound(f"No stocktaking of warehouse {id_warehouse} on {day.isoformat()}.")
         old = stocktaking_adjustments(session, stocktaking)
-        _rewrite_adjustments(session, stocktaking, old, {}, policy)
+        _rewrite_adjustments(session, stocktaking, old, {}, policy, date.today())  # writes no document
         session.execute(delete(StocktakingItem).where(StocktakingItem.id_warehouse == id_warehouse,
                                                       StocktakingItem.date == day))
         session.delete(stocktaking)

@@ -15,7 +15,7 @@ from sqlalchemy import select, update
 from helpers import add_order, batch, item, order, order_item, product, the_order
 from models import Balance, Batch
 from schemas import batch_create_schema, product_schema
-from stock import balances, catalog, orders, posting, records
+from stock import balances, catalog, orders, posting, records, stocktaking
 from stock.errors import Conflict, Forbidden, InsufficientStock, Invalid, NotFound
 from stock.policy import Policy
 from stock.quantities import from_milli
@@ -163,26 +163,31 @@ def test_retry_ignores_a_sent_created_date(session, scanner):
     assert len(all_docs(session, scanner.caller)) == 1
 
 
-class PastMidnight(date):
-    """The server's day, which turns from 23 to 24 November after it is first read."""
-    readings = 0
+@pytest.fixture
+def midnight(monkeypatch):
+    """The server's day turns from 23 to 24 November once the rules have read it."""
+    class PastMidnight(date):
+        readings = 0
 
-    @classmethod
-    def today(cls):
-        cls.readings += 1
-        return date(2026, 11, 23) if cls.readings == 1 else date(2026, 11, 24)
+        @classmethod
+        def today(cls):
+            cls.readings += 1
+            return date(2026, 11, 23) if cls.readings == 1 else date(2026, 11, 24)
+
+    for module in (posting, balances, stocktaking):
+        monkeypatch.setattr(module, "date", PastMidnight)
+    return date(2026, 11, 23)
 
 
-def test_a_booking_under_way_at_midnight_dates_its_batch_document_and_lines_alike(session, scanner,
-                                                                                   monkeypatch):
-    monkeypatch.setattr(posting, "date", PastMidnight)
-    monkeypatch.setattr(balances, "date", PastMidnight)
-    assert scanner.post(batch(1, [item("P1", 2), item("P2", 1)])) is True
+@pytest.mark.parametrize("type_", ["R", "V"])  # goods in; a count, whose differences book documents
+def test_a_booking_under_way_at_midnight_dates_its_batch_documents_and_lines_alike(
+        session, scanner, midnight, type_):
+    assert scanner.post(batch(1, [item("P1", 2), item("P2", 1)], type=type_)) is True
     settings = stored(session, scanner.caller, 1)["batch_settings"]
     document = records.get_document(session, scanner.caller, 1)
-    assert settings["date"] == settings["created_date"] == date(2026, 11, 23)
-    assert document["date"] == document["doc_created_date"] == date(2026, 11, 23)
-    assert [line["doc_created_date"] for line in document["wh_doc_items"]] == [date(2026, 11, 23)] * 2
+    assert settings["date"] == settings["created_date"] == midnight
+    assert document["date"] == document["doc_created_date"] == midnight
+    assert [line["doc_created_date"] for line in document["wh_doc_items"]] == [midnight] * 2
 
 
 @pytest.mark.parametrize("change", [
@@ -312,8 +317,9 @@ def test_a_refused_batch_leaves_no_trace_and_consumes_no_number(session, scanner
     scanner.post(batch(4, [item("P1", 1)], direction="O", document_number="D1"))
     scanner.post(batch(5, [item("P1", 1)]))
     docs = all_docs(session, alice)
+    year = date.today().year
     assert [(d["doc_number"], d["ufid"], d["batch_number"]) for d in docs] == [
-        (1, f"I-{date.today().year}-000001", 1), (2, f"O-{date.today().year}-000001", 4), (3, f"I-{date.today().year}-000002", 5)]
+        (1, f"I-{year}-000001", 1), (2, f"O-{year}-000001", 4), (3, f"I-{year}-000002", 5)]
     assert delivered(session, alice) == [1]
 
 
