@@ -4,7 +4,7 @@ The role a view needs is checked where the view declares it (routes/operation.py
 """
 from flask import g, request
 
-from operations.logs import KEY_NAME
+from identity import KEY_NAME
 from routes.parsing import refuse_nul
 from routes.reading import cached, reader
 from stock.api_keys import RevokedKey, authenticate, hash_key
