@@ -57,7 +57,23 @@ def labels_pdf(labels: list[dict], size: tuple[float, float], sheet: bool = Fals
     box = layout(size)
     columns, rows = sheet_grid(size) if sheet else (1, 1)
     per_page = columns * rows
+    # Each different label is drawn once, as a form that every copy of it places: 500 copies
+    # cost one drawing, and the file holds it once. So is each barcode, which is the slow part to
+    # draw and which the lines of one product share, lot after lot.
+    forms, barcodes = {}, {}
     for index, label in enumerate(labels):
+        key = tuple(sorted(label.items()))
+        if key not in forms:
+            barcode = label["barcode"]
+            if barcode not in barcodes:
+                barcodes[barcode] = f"barcode{len(barcodes)}"
+                pdf.beginForm(barcodes[barcode], 0, 0, box.inner_width * mm, box.barcode_height * mm)
+                draw_barcode(pdf, barcode, 0, 0, box.inner_width * mm, box.barcode_height * mm)
+                pdf.endForm()
+            forms[key] = f"label{len(forms)}"
+            pdf.beginForm(forms[key], 0, 0, size[0] * mm, size[1] * mm)
+            _draw_label(pdf, label, box, barcodes[barcode])
+            pdf.endForm()
         if index and index % per_page == 0:
             pdf.showPage()
         cell = index % per_page
@@ -66,26 +82,31 @@ def labels_pdf(labels: list[dict], size: tuple[float, float], sheet: bool = Fals
             y = A4[1] - SHEET_MARGIN - (cell // columns + 1) * size[1]
         else:
             x = y = 0.0
-        _draw_label(pdf, label, box, x * mm, y * mm)
+        pdf.saveState()
+        pdf.translate(x * mm, y * mm)
+        pdf.doForm(forms[key])
+        pdf.restoreState()
     pdf.showPage()
     pdf.save()
     return out.getvalue()
 
 
-def _draw_label(pdf, label: dict, box: Layout, left: float, bottom: float) -> None:
+def _draw_label(pdf, label: dict, box: Layout, barcode_form: str) -> None:
     def top_to_y(top_mm: float, height_mm: float) -> float:
         """reportlab counts up from the bottom; the layout counts down from the top."""
-        return bottom + (box.height - top_mm - height_mm) * mm
+        return (box.height - top_mm - height_mm) * mm
 
-    x = left + box.margin * mm
+    x = box.margin * mm
     width = box.inner_width * mm
     _text(pdf, label["product_code"], BOLD, box.code_height, x, top_to_y(box.code_top, box.code_height), width)
     _text(pdf, label["name"], FONT, box.name_height, x, top_to_y(box.name_top, box.name_height), width)
     foot = foot_text(label)
     if foot:
         _text(pdf, foot, FONT, box.foot_height, x, top_to_y(box.foot_top, box.foot_height), width)
-    draw_barcode(pdf, label["barcode"], x, top_to_y(box.barcode_top, box.barcode_height), width,
-                 box.barcode_height * mm)
+    pdf.saveState()
+    pdf.translate(x, top_to_y(box.barcode_top, box.barcode_height))
+    pdf.doForm(barcode_form)
+    pdf.restoreState()
 
 
 def _text(pdf, text: str, font: str, height_mm: float, x: float, y: float, width: float) -> None:
