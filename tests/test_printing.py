@@ -12,7 +12,9 @@ from sqlalchemy import select
 from conftest import Scanner
 from helpers import created, item, order, order_item, product
 from models import WarehouseDocument
+from operations import settings
 from scanning import page_size_mm, pdf_pages, scanned
+from stock.errors import SettingError
 from storage.db import db
 from test_customers import add_customers
 from test_pages import sign_in
@@ -279,3 +281,25 @@ def test_a_key_limited_to_warehouses_gets_count_sheets_of_those_only(office_w1, 
     assert "data-product=\"MILK\"" in office_w1.get("/warehouses/1/count-sheet").get_data(as_text=True)
     html = error_page(office_w1.get("/warehouses/2/count-sheet"), 404)
     assert "SOAP" not in html
+
+
+# --- the setting -------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("raw, size", [("", (62.0, 29.0)), ("100x50", (100.0, 50.0)), (" 101.6X152.4 ", (101.6, 152.4)),
+                                       ("62x29mm", (62.0, 29.0)), ("15x300", (15.0, 300.0))])
+def test_the_label_size_setting_is_read(raw, size):
+    assert settings.app_config({"WAREHOUSE_LABEL_SIZE": raw})["LABEL_SIZE"] == size
+
+
+@pytest.mark.parametrize("raw", ["62", "62x", "x29", "62x29x3", "wide", "62;29", "14x29", "62x301", "nanxnan",
+                                 "-62x29"])
+def test_a_label_size_that_does_not_parse_stops_the_start_naming_the_setting(raw):
+    with pytest.raises(SettingError, match="WAREHOUSE_LABEL_SIZE"):
+        settings.app_config({"WAREHOUSE_LABEL_SIZE": raw})
+
+
+def test_the_documents_page_links_each_document_to_its_paper(office, depot):
+    html = office.get("/documents?date_from=2000-01-01").get_data(as_text=True)
+    assert f'href="/documents/{depot[0]}/labels.pdf"' in html
+    assert f'href="/documents/{depot[1]}/delivery-note"' in html
+    assert f'href="/documents/{depot[1]}/labels.pdf"' not in html
