@@ -1,7 +1,7 @@
 """The printable pages in a real browser: the demo's delivery notes and count sheets, on screen and
 as printed (print media, and chromium's own PDF), at 1280 px and on a 390 px phone.
 
-The browser, the demo depot and its live server are those of tests/test_pages_browser.py.
+The browser is conftest's; the demo depot and its live server are those of tests/test_pages_browser.py.
 """
 import pytest
 from playwright.sync_api import expect
@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from models import WarehouseDocument
 from scanning import pdf_pages
-from test_pages_browser import browser, demo_depot, demo_sqlite_depot, page, sign_in  # noqa: F401
+from test_pages_browser import demo_depot, demo_sqlite_depot, page, sign_in  # noqa: F401
 
 NAVIGATION = ("Documents", "Orders", "Stocktakings", "Movements", "Sign out")
 
