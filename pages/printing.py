@@ -17,9 +17,11 @@ COUNT_SHEET_BLANK_ROWS = 10  # for what is found on the shelf but not in the boo
 
 
 def _file(body: bytes | str, mimetype: str, name: str) -> Response:
-    # inline: the browser shows the PDF, and its print button sends it to the label printer.
+    # A PDF opens in the browser, whose print button sends it to the label printer; ZPL is a file
+    # to send to a Zebra as it is (docs/printing.md), so it is saved.
+    disposition = "inline" if mimetype == "application/pdf" else "attachment"
     return Response(body, mimetype=mimetype, headers={
-        "Content-Disposition": f'inline; filename="{name}"', "Cache-Control": "no-store"})
+        "Content-Disposition": f'{disposition}; filename="{name}"', "Cache-Control": "no-store"})
 
 
 def _product_label(product_code: str) -> tuple[dict, dict]:
@@ -62,6 +64,14 @@ def goods_in_labels_pdf(doc_number):
                                 current_app.config["LABEL_SIZE"], sheet=query["sheet"] == "a4",
                                 title=f"Labels of document {doc_number}")
     return _file(body, "application/pdf", f"labels-{doc_number}.pdf")
+
+
+@bp.get("/documents/<number:doc_number>/labels.zpl")
+@signed_in
+def goods_in_labels_zpl(doc_number):
+    """The labels of a goods-in document's lines as ZPL, one format each, to send in one go."""
+    body = zpl.labels_zpl(labels.goods_in_labels(db.session, g.caller, doc_number), current_app.config["LABEL_SIZE"])
+    return _file(body, "application/zpl", f"labels-{doc_number}.zpl")
 
 
 @bp.get("/documents/<number:doc_number>/delivery-note")

@@ -8,8 +8,9 @@ from printing.barcodes import EAN13, symbology
 from printing.layout import Layout, foot_text, layout
 
 DOTS_PER_MM = 8  # "203 dpi" is 8 dots a millimetre exactly: Zebra's own tables count so
-# The average width of a character of the printer's font 0, as a share of its height.
-FONT0_WIDTH = 0.6
+# The average width of a character of the printer's font 0 (a condensed face), as a share of its
+# height: an estimate (the printer cannot be asked), by which a long line is cut before the edge.
+FONT0_WIDTH = 0.5
 
 
 def dots(millimetres: float) -> int:

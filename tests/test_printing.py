@@ -76,7 +76,7 @@ def error_page(response, status):
 # --- product labels as PDF ---------------------------------------------------------------------
 
 @pytest.mark.parametrize("path", ["/products/MILK/label.pdf", "/products/MILK/label.zpl",
-                                  "/documents/1/labels.pdf", "/documents/2/delivery-note",
+                                  "/documents/1/labels.pdf", "/documents/1/labels.zpl", "/documents/2/delivery-note",
                                   "/warehouses/1/count-sheet"])
 def test_every_printing_page_wants_a_signed_in_office(client, depot, path):
     response = client.get(path)
@@ -88,7 +88,7 @@ def test_a_label_pdf_is_one_page_of_the_label_size_with_the_ean13_that_scans(off
     response = office.get("/products/MILK/label.pdf?lot=L-7&date_exp=2031-05-06")
     assert response.status_code == 200
     assert response.mimetype == "application/pdf"
-    assert 'filename="label-MILK.pdf"' in response.headers["Content-Disposition"]
+    assert response.headers["Content-Disposition"] == 'inline; filename="label-MILK.pdf"'
     reader = pdf_pages(response.data)
     assert len(reader.pages) == 1
     assert page_size_mm(reader) == (62.0, 29.0)
@@ -180,6 +180,7 @@ def test_a_zpl_label_is_one_format_with_the_ean13_field(office, depot):
     response = office.get("/products/MILK/label.zpl?lot=L-7&date_exp=2031-05-06&copies=4")
     assert response.status_code == 200
     assert response.mimetype == "application/zpl"
+    assert response.headers["Content-Disposition"] == 'attachment; filename="label-MILK.zpl"'
     zpl = response.get_data(as_text=True)
     assert zpl.startswith("^XA\n") and zpl.endswith("^XZ\n") and zpl.count("^XA") == 1
     # 62x29 mm at 203 dpi.
@@ -216,6 +217,18 @@ def test_a_goods_in_document_has_one_label_per_line_with_its_lot_and_best_before
     assert scanned(response.data, 1) == [(EAN, "EAN13")]
     assert scanned(response.data, 2) == [(NOT_EAN, "Code128")]
     assert scanned(response.data, 3) == []
+
+
+def test_a_goods_in_documents_labels_as_zpl_are_one_format_per_line(office, depot):
+    response = office.get(f"/documents/{depot[0]}/labels.zpl")
+    assert response.status_code == 200
+    assert response.headers["Content-Disposition"] == f'attachment; filename="labels-{depot[0]}.zpl"'
+    formats = re.findall(r"\^XA\n.*?\^XZ\n", response.get_data(as_text=True), re.S)
+    assert len(formats) == 3
+    assert "^FDMILK^FS" in formats[0] and "^BE" in formats[0] and "^FDLot L-MILK   Best before 2030-01-31^FS" in formats[0]
+    assert "^FDCHEESE^FS" in formats[1] and "^FH\\^FD" + NOT_EAN + "^FS" in formats[1]
+    assert "^FDSOAP^FS" in formats[2] and "^BC" not in formats[2] and "^BE" not in formats[2]
+    error_page(office.get(f"/documents/{depot[1]}/labels.zpl"), 404)
 
 
 def test_a_goods_in_documents_labels_on_a_sheet(office, depot):
