@@ -4,6 +4,7 @@ data of delivery notes and count sheets on a session (no HTTP).
 tests/test_printing.py tests the same through the office pages.
 """
 import re
+from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 
@@ -134,6 +135,17 @@ def test_other_label_sizes_scan(size):
     assert len(reader.pages) == 2 and page_size_mm(reader) == (float(size[0]), float(size[1]))
     assert scanned(body, 1) == [(EAN, "EAN13")]
     assert scanned(body, 2) == [("ABC-1", "Code128")]
+
+
+def test_labels_drawn_at_once_in_several_threads_each_carry_their_own_text():
+    # The service draws in its worker threads; reportlab keeps fonts in one registry for all.
+    names = [f"Product {index} Žltý" for index in range(16)]
+    with ThreadPoolExecutor(4) as pool:
+        bodies = list(pool.map(lambda name: label_pdf.labels_pdf([a_label(name=name)] * 3, (62, 29)), names))
+    for name, body in zip(names, bodies):
+        reader = pdf_pages(body)
+        assert len(reader.pages) == 3
+        assert all(name in page.extract_text() for page in reader.pages)
 
 
 # --- ZPL ---------------------------------------------------------------------------------------
