@@ -186,7 +186,8 @@ def _create(session, fields: dict) -> None:
     # The body alone decides it here: answered before whether the product exists.
     _refuse_packaging_named_like_base(fields["base_unit"], [p["unit"] for p in fields["packaging"]])
     if session.get(Product, fields["product_code"]) is not None:
-        raise Conflict(f"Product {fields['product_code']!r} exists already.")
+        message = f"Product {fields['product_code']!r} exists already."
+        raise Conflict(message, {"data": {"product_code": [message]}})
     product = Product(product_code=fields["product_code"])
     _apply(session, product, fields)
     session.add(product)
@@ -211,7 +212,9 @@ def _apply(session, product: Product, fields: dict) -> None:
     )
     _check_barcodes(session, product.product_code, fields, product)
     if product.base_unit is not None and changes_stock_meaning and _has_stock(session, product.product_code):
-        raise Conflict("base_unit and lot_level cannot change while the product has stock.")
+        message = "base_unit and lot_level cannot change while the product has stock."
+        raise Conflict(message, {"data": {key: [message] for key in ("base_unit", "lot_level")
+                                          if key in fields and fields[key] != getattr(product, key)}})
 
     for key, value in fields.items():
         if key != "packaging":
@@ -252,13 +255,16 @@ def _check_barcodes(session, product_code: str, fields: dict, product: Product) 
     if not barcodes:
         return
     clash = session.execute(
-        select(Product.product_code).outerjoin(Packaging)
+        select(Product.product_code, Product.base_unit_barcode, Packaging.barcode).outerjoin(Packaging)
         .where(Product.product_code != product_code)
         .where(or_(Product.base_unit_barcode.in_(barcodes), Packaging.barcode.in_(barcodes)))
         .limit(1)
-    ).scalar()
+    ).first()
     if clash is not None:
-        raise Conflict(f"A barcode is already used by product {clash!r}.")
+        message = f"A barcode is already used by product {clash.product_code!r}."
+        # Named for the office's form: the field holding the barcode taken.
+        field = "base_unit_barcode" if base and base in (clash.base_unit_barcode, clash.barcode) else "packaging"
+        raise Conflict(message, {"data": {field: [message]}})
 
 
 def _flush_or_conflict(session, product_code: str) -> None:
@@ -302,7 +308,8 @@ def create_customer(session, fields: dict, actor: Actor | None = None) -> None:
     """Add one customer (fields as schemas.customer_in_schema loads them); a taken id is 409."""
     with writing(session):
         if session.get(Customer, fields["id_customer"]) is not None:
-            raise Conflict(f"Customer {fields['id_customer']} exists already.")
+            message = f"Customer {fields['id_customer']} exists already."
+            raise Conflict(message, {"data": {"id_customer": [message]}})
         session.add(Customer(**{key: fields.get(key, "") for key in CUSTOMER_FIELDS},
                              id_customer=fields["id_customer"]))
         try:
