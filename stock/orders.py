@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from models import ApiKey, Batch, Customer, OrderDocument, OrderItem, Product, WarehouseDocument
+from models import ApiKey, AuditEntry, Batch, Customer, OrderDocument, OrderItem, Product, WarehouseDocument
 from stock import audit
 from stock.api_keys import Caller
 from stock.audit import Actor
@@ -171,6 +171,16 @@ def folded_column(session, column):
 
 def folded_text(text: str) -> str:
     return "".join(ch.lower() if ch.isascii() else ch for ch in text)
+
+
+def closing(session, document_number: str) -> dict | None:
+    """Who closed the order by hand, when and why (from the audit trail), or None."""
+    entry = session.scalars(select(AuditEntry).where(AuditEntry.kind == "order.close",
+                                                      AuditEntry.record == document_number)
+                            .order_by(AuditEntry.id.desc()).limit(1)).first()
+    if entry is None:
+        return None
+    return {"who": entry.who, "at": entry.at, "reason": json.loads(entry.changes).get("reason", ["", ""])[1]}
 
 
 def delivering_documents(session, document_number: str) -> list[dict]:

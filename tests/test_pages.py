@@ -294,8 +294,9 @@ def test_orders_by_state_with_ordered_and_delivered(depot, office, api):
     html = office.get("/orders?state=3").get_data(as_text=True)
     assert "SO-1" in html and "SO-2" not in html
     rows = csv_rows(office.get("/orders?format=csv"))
+    # Open orders, newest first (DESIGN §18).
     assert [(r["document_number"], r["state"], r["amount_ordered"], r["amount_delivered"]) for r in rows] == \
-        [("SO-1", "3", "8", "3"), ("SO-2", "1", "2", "0")]
+        [("SO-2", "1", "2", "0"), ("SO-1", "3", "8", "3")]
 
 
 def test_stocktakings_show_counts_against_the_books(depot, office):
