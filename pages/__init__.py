@@ -28,3 +28,22 @@ def register(app) -> None:
 
     signin.configure(app)
     app.register_blueprint(bp)
+
+
+def wants_a_page(request) -> bool:
+    """Whether an error outside every view (an unknown path) is answered as an HTML page.
+
+    Under /v1, and for any caller that sends a key or prefers JSON, errors stay JSON
+    (DESIGN §3): a scanner that mistypes a path must still read the error body.
+    """
+    from pages.signin import is_page
+    if not is_page(request.path) or "TS-Apikey" in request.headers:
+        return False
+    accept = request.accept_mimetypes
+    return bool(accept) and accept.best_match(["text/html", "application/json"]) == "text/html"
+
+
+def error_page(error):
+    """The HTML page of an HTTP error (404 and the like), with a link home."""
+    from pages.common import page_http_error
+    return page_http_error(error)
