@@ -116,6 +116,8 @@ def register_error_handlers(app: Flask) -> None:
 
     @app.errorhandler(HTTPException)
     def http_error(error: HTTPException):
+        if pages.wants_a_page(request):
+            return pages.error_page(error)
         code = HTTP_CODES.get(error.code, "error")
         response = error_body(error.code, code, error.description or error.name)
         if error.code == 405 and error.valid_methods:

@@ -7,7 +7,8 @@ background/), so a page and an API call can never disagree.
 
   common.py        what every page shares: headers, error pages, paging, CSV answers
   signin.py        signing in, the session, the form token
-  stock.py, documents.py, orders.py, stocktakings.py, movements.py   the pages of each concern
+  stock.py, documents.py, orders.py, stocktakings.py, movements.py, products.py, customers.py
+                   the pages of each concern
   params.py        each page's query parameters, as marshmallow schemas
   chart.py         SVG charts drawn on the server
   printing.py      labels (PDF, ZPL), delivery notes and count sheets, drawn by printing/
@@ -23,7 +24,27 @@ bp = Blueprint("pages", __name__, template_folder="templates", static_folder="st
 
 def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
-    from pages import common, documents, movements, orders, printing, signin, stock, stocktakings  # noqa: F401
+    from pages import (common, customers, documents, movements, orders, printing, products, signin,  # noqa: F401
+                       stock, stocktakings)
 
     signin.configure(app)
     app.register_blueprint(bp)
+
+
+def wants_a_page(request) -> bool:
+    """Whether an error outside every view (an unknown path) is answered as an HTML page.
+
+    Under /v1, and for any caller that sends a key or prefers JSON, errors stay JSON
+    (DESIGN §3): a scanner that mistypes a path must still read the error body.
+    """
+    from pages.signin import is_page
+    if not is_page(request.path) or "TS-Apikey" in request.headers:
+        return False
+    accept = request.accept_mimetypes
+    return bool(accept) and accept.best_match(["text/html", "application/json"]) == "text/html"
+
+
+def error_page(error):
+    """The HTML page of an HTTP error (404 and the like), with a link home."""
+    from pages.common import page_http_error
+    return page_http_error(error)

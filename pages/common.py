@@ -6,15 +6,20 @@ the pages of one concern; they import from here, never from each other.
 import csv
 import io
 
-from flask import Response, render_template, request, url_for
+from flask import Response, abort, current_app, g, render_template, request, url_for
+from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
+
+from identity import client_address
 
 from pages import bp
 from pages.signin import form_token
+from stock.audit import Actor
 from stock.errors import ServiceError
 from stock.quantities import from_milli
 
-PER_PAGE = {"stock": 100, "documents": 25, "orders": 50, "stocktakings": 10}
+PER_PAGE = {"stock": 100, "documents": 25, "orders": 50, "stocktakings": 10, "products": 100,
+            "customers": 100}
 STATES = {0: "closed", 1: "imported", 2: "being processed", 3: "batch exists"}
 DIRECTIONS = {"I": "goods-in", "O": "goods-out"}
 
@@ -92,3 +97,31 @@ def warehouses(query: dict) -> list[int]:
     return [] if query["warehouse"] is None else [query["warehouse"]]
 
 
+
+
+def page_actor() -> Actor:
+    """Who changes something from a page, for the audit trail: the signed-in name and the client."""
+    return Actor(g.caller.name, client_address(request.environ, current_app.config.get("TRUSTED_PROXY")))
+
+
+def require_admin() -> None:
+    """Pages that change master data or orders need role admin, as the API does."""
+    if not g.caller.has_role("admin"):
+        abort(403, "Only an admin may change this.")
+
+
+def field_errors(error: ServiceError | ValidationError) -> dict:
+    """A rule's or a schema's complaints by form field: {field: "message"}, packaging rows as
+    {"packaging": {row index: {field: "message"}}} or {"packaging": "message"}."""
+    messages = error.messages if isinstance(error, ValidationError) else (error.fields or {}).get("data", {})
+    if isinstance(error, ServiceError) and not messages:
+        return {"": error.message}
+    return {name: _flat(problem) for name, problem in messages.items()}
+
+
+def _flat(problem):
+    if isinstance(problem, dict):
+        return {key if not str(key).isdigit() else int(key): _flat(inner) for key, inner in problem.items()}
+    if isinstance(problem, list):
+        return " ".join(str(p) for p in problem)
+    return str(problem)

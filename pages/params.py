@@ -35,7 +35,19 @@ class DocumentsQuery(Schema):
 
 
 class OrdersQuery(Schema):
+    # None: the open orders (1, 2 and 3).
     state = fields.Integer(load_default=None, validate=validate.OneOf([0, 1, 2, 3]))
+    warehouse = Warehouse()
+    customer = fields.Integer(load_default=None, validate=validate.Range(min=0, max=2**63 - 1))
+    q = fields.String(load_default="", validate=validate.Length(max=200))
+    page = Page()
+    format = Format()
+
+
+class SearchQuery(Schema):
+    """A list page with one search field (products, customers)."""
+
+    q = fields.String(load_default="", validate=validate.Length(max=200))
     page = Page()
     format = Format()
 
@@ -53,6 +65,8 @@ class MovementsQuery(Schema):
 stock_query = StockQuery()
 documents_query = DocumentsQuery()
 orders_query = OrdersQuery()
+products_query = SearchQuery()
+customers_query = SearchQuery()
 stocktakings_query = StocktakingsQuery()
 movements_query = MovementsQuery()
 

@@ -50,6 +50,21 @@ EXAMPLES = {
         "id_customer": 17, "name": "Fresh Foods Ltd", "registration_number": "HRB 4711",
         "tax_id": "143/123/45678", "vat_number": "DE123456789",
         "address": {"city": "Leipzig", "country": "DE", "street": "Marktweg 3", "zip": "04109"}}]}},
+    "add_customer": {"body": {
+        "id_customer": 17, "name": "Fresh Foods Ltd", "registration_number": "HRB 4711",
+        "tax_id": "143/123/45678", "vat_number": "DE123456789",
+        "address": {"city": "Leipzig", "country": "DE", "street": "Marktweg 3", "zip": "04109"}},
+        "answer": {}},
+    "update_customer": {"path": {"id_customer": 17},
+                        "body": {"address": {"street": "Marktweg 5", "city": "Leipzig", "zip": "04109",
+                                             "country": "DE"}},
+                        "answer": {}},
+    "find_barcode": {"path": {"barcode": "4006381333931"}, "answer": {"item": {
+        "product_code": "MILK-1L", "name": "Milk 1 l", "unit": "crate", "amount_base_units": 12,
+        "active": 1}}},
+    "close_order": {"path": {"document_number": "PO-1001"},
+                    "body": {"reason": "The supplier cancelled the rest."}, "answer": {}},
+    "release_order": {"path": {"document_number": "PO-1001"}, "answer": {}},
     "list_orders": {"answer": {"list": [{**ORDER, "items": [
         {"document_item_id": 1, "user_visible_document_item_id": 1, **ORDER_LINE}]}]}},
     "acquire_order": {"path": {"document_number": "PO-1001"}, "answer": {"item": {

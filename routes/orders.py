@@ -1,11 +1,11 @@
 """Order documents (/v1/documents): import, list, view, and acquire one for a scanner."""
 from flask import Blueprint
 
-from routes.access import caller
+from routes.access import actor, caller
 from routes.operation import operation, policy, query_args
 from routes.parsing import body_data, load
 from schemas import (NothingSchema, OrderAcquireSchema, OrderOutSchema, OrderViewSchema, listing,
-                     order_acquire_schema, order_create_schema, order_list_query_schema, order_view_schema,
+                     order_acquire_schema, order_close_schema, order_create_schema, order_list_query_schema, order_view_schema,
                      orders_list_schema, single)
 from stock import orders
 from storage.db import db
@@ -42,3 +42,21 @@ def add_order():
     """Import an order document (state 1)."""
     orders.create_order(db.session, caller(), load(order_create_schema, body_data(required=True)))
     return {}, 201
+
+
+@bp.post("/close/<code:document_number>")
+@operation("admin", body=order_close_schema, answer=NothingSchema, errors=(404, 409))
+def close_order(document_number):
+    """Close an order document by hand (state 0): nothing more is expected on it."""
+    fields = load(order_close_schema, body_data(required=True))
+    orders.close_order(db.session, caller(), actor(), document_number, fields["reason"])
+    return {}
+
+
+@bp.post("/release/<code:document_number>")
+@operation("admin", answer=NothingSchema, errors=(404, 409))
+def release_order(document_number):
+    """End the lock on an order document at once (state back to 1, or 3 once something was delivered)."""
+    load(NothingSchema(), body_data())
+    orders.release_order(db.session, caller(), actor(), document_number)
+    return {}

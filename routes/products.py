@@ -1,6 +1,7 @@
 """Products (/v1/products): create, update, list, and the one-product read scanners make all day."""
 from flask import Blueprint
 
+from routes.access import actor
 from routes.operation import operation
 from routes.parsing import body_data, load
 from routes.reading import cached, reader
@@ -33,7 +34,7 @@ def view_product(product_code):
 def add_product():
     """Add a product."""
     fields = load(product_schema, body_data(required=True))
-    catalog.create_product(db.session, fields)
+    catalog.create_product(db.session, fields, actor())
     return {}, 201
 
 
@@ -44,5 +45,5 @@ def update_product(product_code):
     data = body_data(required=True)
     # When several things are wrong the record in the path answers (404) before the shape (422).
     catalog.require_product(db.session, product_code)
-    catalog.update_product(db.session, product_code, load(product_update_schema, data))
+    catalog.update_product(db.session, product_code, load(product_update_schema, data), actor())
     return {}

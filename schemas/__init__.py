@@ -17,10 +17,12 @@ A field class whose JSON form marshmallow cannot tell (numbers sent as strings,
 dates as text) says it in `json_schema`; a field may add to it in its metadata.
 """
 from schemas.fields import Quantity, check_timestamp, headers_query_schema
-from schemas.products import ProductSchema, product_out, product_schema, product_update_schema
-from schemas.customers import CustomerSchema, customer_row_schema, customers_schema
+from schemas.products import (BarcodeSchema, ProductSchema, barcode_answer_schema, product_out,
+                             product_schema, product_update_schema)
+from schemas.customers import (CustomerInSchema, CustomerSchema, customer_in_schema, customer_row_schema,
+                              customer_update_schema, customers_schema)
 from schemas.orders import (OrderAcquireSchema, OrderOutSchema, OrderViewSchema, order_acquire_schema,
-                            order_create_schema, order_list_query_schema, order_view_schema, orders_list_schema)
+                            order_close_schema, order_create_schema, order_list_query_schema, order_view_schema, orders_list_schema)
 from schemas.batch_items import BATCH_ITEM_FIELDS, BatchItemCreateSchema
 from schemas.batches import (BatchOutSchema, batch_create_schema, batch_filter_schema, batch_schema,
                              batches_schema)

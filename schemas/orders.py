@@ -3,7 +3,7 @@ import json
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
-from schemas.fields import Day, Direction, Int, Name, Quantity, QueryNumber, Text, in_bigint
+from schemas.fields import Day, Direction, Int, Name, Quantity, QueryNumber, Text, in_bigint, printable
 
 
 class OrderBatchSettingsSchema(Schema):
@@ -143,3 +143,12 @@ class OrderListQuerySchema(Schema):
 
 
 order_list_query_schema = OrderListQuerySchema()
+
+
+class OrderCloseSchema(Schema):
+    """Closing an order by hand (POST /v1/documents/close/{document_number}): why."""
+
+    reason = fields.String(required=True, validate=[validate.Length(min=1, max=1000), printable])
+
+
+order_close_schema = OrderCloseSchema()

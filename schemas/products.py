@@ -67,3 +67,16 @@ def product_out(product) -> dict:
 # Partial: fields given replace, fields left out stay (no defaults applied). Only the
 # top-level fields are optional: a packaging entry given still needs unit and amount.
 product_update_schema = ProductSchema(partial=tuple(ProductSchema._declared_fields))
+
+
+class BarcodeSchema(Schema):
+    """What a scanned barcode names (GET /v1/barcodes/{barcode}): a product and one of its units."""
+
+    product_code = fields.String(required=True)
+    name = fields.String(required=True)
+    unit = fields.String(required=True)
+    amount_base_units = Quantity(required=True, attribute="amount_base_units_milli")
+    active = Int(required=True)
+
+
+barcode_answer_schema = BarcodeSchema()

@@ -3,7 +3,10 @@ from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
 from models import Balance, Customer, Packaging, Product
+from stock import audit
+from stock.audit import Actor
 from stock.errors import Conflict, Invalid, NotFound, ServiceError
+from stock.quantities import from_milli
 from storage.db import reading, writing
 
 PRODUCT_COLUMNS = (
@@ -59,18 +62,101 @@ def require_product(session, product_code: str) -> None:
         raise NotFound(f"No product {product_code!r}.")
 
 
-def create_product(session, fields: dict) -> None:
+def create_product(session, fields: dict, actor: Actor | None = None) -> None:
+    """Add one product (fields as schemas.product_schema loads them); the trail names `actor`."""
     with writing(session):
         _create(session, fields)
+        if actor is not None:
+            audit.record(session, actor, "product.create", fields["product_code"],
+                         {key: [None, value] for key, value in _as_shown(fields).items()})
 
 
-def update_product(session, product_code: str, fields: dict) -> None:
-    """Replace the fields given; a packaging list given replaces the whole list."""
+def update_product(session, product_code: str, fields: dict, actor: Actor | None = None) -> None:
+    """Replace the fields given; a packaging list given replaces the whole list.
+
+    The trail gets {field: [before, after]} of what really changed (deactivating is
+    an update of `active`).
+    """
     if fields.get("product_code", product_code) != product_code:
         raise Invalid("product_code in the body differs from the one in the path.",
                       {"data": {"product_code": ["Must equal the product code in the path."]}})
     with writing(session):
+        # Read on the session: a separate reader would not see this transaction's change.
+        before = _as_shown(_one_product(session, product_code)) if actor is not None else None
         _update(session, product_code, fields)
+        if actor is not None:
+            after = _as_shown(_one_product(session, product_code))
+            changes = audit.changed_fields(before, {key: after[key] for key in _as_shown(fields)})
+            if changes:
+                audit.record(session, actor, "product.update", product_code, changes)
+
+
+def _one_product(session, product_code: str) -> dict:
+    found = list_products(session, product_code)
+    if not found:
+        raise NotFound(f"No product {product_code!r}.")
+    return found[0]
+
+
+def _as_shown(fields: dict) -> dict:
+    """Product fields as the API shows them (amounts in units), for the audit trail."""
+    shown = {}
+    for key, value in fields.items():
+        if key.endswith("_milli"):
+            shown[key.removesuffix("_milli")] = str(from_milli(value))
+        elif key == "packaging":
+            shown[key] = [{"unit": p["unit"], "amount_base_units": str(from_milli(p["amount_base_units_milli"])),
+                           "barcode": p["barcode"]} for p in value]
+        else:
+            shown[key] = value
+    return shown
+
+
+def find_barcode(session, barcode: str) -> dict:
+    """The product and unit a scanned barcode names: its base unit (factor 1) or a packaging.
+
+    Raises NotFound when no product carries it. Non-empty barcodes are unique
+    across products (the rules below refuse a clash), so at most one matches.
+    """
+    if barcode and barcode.isprintable():
+        row = session.execute(
+            select(Product.product_code, Product.name, Product.base_unit, Product.active)
+            .where(Product.base_unit_barcode == barcode).limit(1)).first()
+        if row is not None:
+            return {"product_code": row.product_code, "name": row.name, "unit": row.base_unit,
+                    "amount_base_units_milli": 1000, "active": row.active}
+        row = session.execute(
+            select(Product.product_code, Product.name, Packaging.unit, Packaging.amount_base_units_milli,
+                   Product.active)
+            .join(Packaging, Packaging.product_code == Product.product_code)
+            .where(Packaging.barcode == barcode).limit(1)).first()
+        if row is not None:
+            return dict(row._mapping)
+    raise NotFound(f"No product has the barcode {barcode!r}.")
+
+
+def search_products(session, text: str = "", offset: int = 0, limit: int | None = None) -> list[dict]:
+    """Products (with packaging) whose code or name holds `text` (ASCII letters in any case), or
+    whose base-unit or packaging barcode is exactly `text`; by product_code."""
+    query = select(Product.product_code).order_by(Product.product_code)
+    if text:
+        folded = "".join(ch.lower() if ch.isascii() else ch for ch in text)
+        postgresql = session.get_bind().dialect.name == "postgresql"
+        fold = (lambda column: func.lower(column.collate("C"))) if postgresql else func.lower
+        by_packaging = select(Packaging.product_code).where(Packaging.barcode == text)
+        query = query.where(or_(fold(Product.product_code).contains(folded, autoescape=True),
+                                fold(Product.name).contains(folded, autoescape=True),
+                                Product.base_unit_barcode == text,
+                                Product.product_code.in_(by_packaging)))
+    codes = list(session.scalars(query.offset(offset or None).limit(limit)))
+    if not codes:
+        return []
+    products = {row.product_code: {**row._mapping, "packaging": []}
+                for row in session.execute(select(*PRODUCT_COLUMNS).where(Product.product_code.in_(codes)))}
+    for row in session.execute(select(*PACKAGING_COLUMNS).where(Packaging.product_code.in_(codes))
+                               .order_by(Packaging.product_code, Packaging.position)):
+        products[row.product_code]["packaging"].append(row._mapping)
+    return [products[code] for code in codes]
 
 
 def import_products(session, rows: list[tuple[int, dict]], refused: dict | None = None) -> None:
@@ -100,7 +186,8 @@ def _create(session, fields: dict) -> None:
     # The body alone decides it here: answered before whether the product exists.
     _refuse_packaging_named_like_base(fields["base_unit"], [p["unit"] for p in fields["packaging"]])
     if session.get(Product, fields["product_code"]) is not None:
-        raise Conflict(f"Product {fields['product_code']!r} exists already.")
+        message = f"Product {fields['product_code']!r} exists already."
+        raise Conflict(message, {"data": {"product_code": [message]}})
     product = Product(product_code=fields["product_code"])
     _apply(session, product, fields)
     session.add(product)
@@ -125,7 +212,9 @@ def _apply(session, product: Product, fields: dict) -> None:
     )
     _check_barcodes(session, product.product_code, fields, product)
     if product.base_unit is not None and changes_stock_meaning and _has_stock(session, product.product_code):
-        raise Conflict("base_unit and lot_level cannot change while the product has stock.")
+        message = "base_unit and lot_level cannot change while the product has stock."
+        raise Conflict(message, {"data": {key: [message] for key in ("base_unit", "lot_level")
+                                          if key in fields and fields[key] != getattr(product, key)}})
 
     for key, value in fields.items():
         if key != "packaging":
@@ -166,13 +255,16 @@ def _check_barcodes(session, product_code: str, fields: dict, product: Product) 
     if not barcodes:
         return
     clash = session.execute(
-        select(Product.product_code).outerjoin(Packaging)
+        select(Product.product_code, Product.base_unit_barcode, Packaging.barcode).outerjoin(Packaging)
         .where(Product.product_code != product_code)
         .where(or_(Product.base_unit_barcode.in_(barcodes), Packaging.barcode.in_(barcodes)))
         .limit(1)
-    ).scalar()
+    ).first()
     if clash is not None:
-        raise Conflict(f"A barcode is already used by product {clash!r}.")
+        message = f"A barcode is already used by product {clash.product_code!r}."
+        # Named for the office's form: the field holding the barcode taken.
+        field = "base_unit_barcode" if base and base in (clash.base_unit_barcode, clash.barcode) else "packaging"
+        raise Conflict(message, {"data": {field: [message]}})
 
 
 def _flush_or_conflict(session, product_code: str) -> None:
@@ -184,6 +276,65 @@ def _flush_or_conflict(session, product_code: str) -> None:
 
 def list_customers(session) -> list[Customer]:
     return list(session.scalars(select(Customer).order_by(Customer.id_customer)))
+
+
+CUSTOMER_FIELDS = ("name", "registration_number", "tax_id", "vat_number", "street", "city", "zip", "country")
+
+
+def get_customer(session, id_customer: int) -> Customer:
+    customer = session.get(Customer, id_customer) if 0 < id_customer < 2**63 else None
+    if customer is None:
+        raise NotFound(f"No customer {id_customer}.")
+    return customer
+
+
+def search_customers(session, text: str = "", offset: int = 0, limit: int | None = None) -> list[Customer]:
+    """Customers whose number is `text`, or whose name, tax or VAT number or city holds it; by id."""
+    query = select(Customer).order_by(Customer.id_customer)
+    if text:
+        folded = "".join(ch.lower() if ch.isascii() else ch for ch in text)
+        postgresql = session.get_bind().dialect.name == "postgresql"
+        fold = (lambda column: func.lower(column.collate("C"))) if postgresql else func.lower
+        matches = [fold(column).contains(folded, autoescape=True)
+                   for column in (Customer.name, Customer.tax_id, Customer.vat_number, Customer.city,
+                                  Customer.registration_number)]
+        if text.isdigit() and len(text) < 19:
+            matches.append(Customer.id_customer == int(text))
+        query = query.where(or_(*matches))
+    return list(session.scalars(query.offset(offset or None).limit(limit)))
+
+
+def create_customer(session, fields: dict, actor: Actor | None = None) -> None:
+    """Add one customer (fields as schemas.customer_in_schema loads them); a taken id is 409."""
+    with writing(session):
+        if session.get(Customer, fields["id_customer"]) is not None:
+            message = f"Customer {fields['id_customer']} exists already."
+            raise Conflict(message, {"data": {"id_customer": [message]}})
+        session.add(Customer(**{key: fields.get(key, "") for key in CUSTOMER_FIELDS},
+                             id_customer=fields["id_customer"]))
+        try:
+            session.flush()
+        except IntegrityError:
+            raise Conflict(f"Customer {fields['id_customer']} exists already.") from None
+        if actor is not None:
+            audit.record(session, actor, "customer.create", fields["id_customer"],
+                         {key: [None, fields.get(key, "")] for key in CUSTOMER_FIELDS})
+
+
+def update_customer(session, id_customer: int, fields: dict, actor: Actor | None = None) -> None:
+    """Replace the fields given of one customer; the trail gets what really changed."""
+    if fields.get("id_customer", id_customer) != id_customer:
+        raise Invalid("id_customer in the body differs from the one in the path.",
+                      {"data": {"id_customer": ["Must equal the customer number in the path."]}})
+    with writing(session):
+        customer = get_customer(session, id_customer)
+        before = {key: getattr(customer, key) for key in CUSTOMER_FIELDS}
+        after = {key: fields[key] for key in CUSTOMER_FIELDS if key in fields}
+        for key, value in after.items():
+            setattr(customer, key, value)
+        changes = audit.changed_fields(before, after)
+        if actor is not None and changes:
+            audit.record(session, actor, "customer.update", id_customer, changes)
 
 
 def save_customers(session, rows: list[dict]) -> None:

@@ -6,11 +6,13 @@ Posting a batch (stock/posting.py) calls order_for_batch and fill_order here.
 import json
 from datetime import date, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from models import Customer, OrderDocument, OrderItem, Product
+from models import ApiKey, AuditEntry, Batch, Customer, OrderDocument, OrderItem, Product, WarehouseDocument
+from stock import audit
 from stock.api_keys import Caller
+from stock.audit import Actor
 from stock.errors import Conflict, Invalid, NotFound, item_errors
 from stock.policy import Policy
 from stock.quantities import from_milli
@@ -131,6 +133,67 @@ def list_orders(session, caller: Caller, state: int | None, offset: int = 0,
 
 
 
+OPEN_STATES = (IMPORTED, PROCESSING, BATCH_EXISTS)
+
+
+def search_orders(session, caller: Caller, states=OPEN_STATES, id_warehouse: int | None = None,
+                  id_customer: int | None = None, text: str = "", offset: int = 0,
+                  limit: int | None = None) -> list[OrderDocument]:
+    """Order documents for the office, newest first: the last imported comes first.
+
+    Orders carry no import time; their lines' ids grow with every import, so the
+    largest line id of an order says how recent it is. `text` matches the
+    document number or description (ASCII letters in any case).
+    """
+    newest = (select(OrderItem.document_number, func.max(OrderItem.document_item_id).label("last"))
+              .group_by(OrderItem.document_number).subquery())
+    query = (select(OrderDocument).join(newest, newest.c.document_number == OrderDocument.document_number)
+             .where(OrderDocument.state.in_(list(states)))
+             .order_by(newest.c.last.desc()).offset(offset or None).limit(limit))
+    if caller.warehouses is not None:
+        query = query.where(OrderDocument.id_warehouse.in_(caller.warehouses))
+    if id_warehouse is not None:
+        query = query.where(OrderDocument.id_warehouse == id_warehouse)
+    if id_customer is not None:
+        query = query.where(OrderDocument.id_customer == id_customer)
+    if text:
+        folded = folded_text(text)
+        query = query.where(or_(*(folded_column(session, column).contains(folded, autoescape=True)
+                                  for column in (OrderDocument.document_number, OrderDocument.description))))
+    return [_dated(order) for order in session.scalars(query)]
+
+
+def folded_column(session, column):
+    """The column in lower case, folding ASCII letters only on both databases (as reports does)."""
+    postgresql = session.get_bind().dialect.name == "postgresql"
+    return func.lower(column.collate("C")) if postgresql else func.lower(column)
+
+
+def folded_text(text: str) -> str:
+    return "".join(ch.lower() if ch.isascii() else ch for ch in text)
+
+
+def closing(session, document_number: str) -> dict | None:
+    """Who closed the order by hand, when and why (from the audit trail), or None."""
+    entry = session.scalars(select(AuditEntry).where(AuditEntry.kind == "order.close",
+                                                      AuditEntry.record == document_number)
+                            .order_by(AuditEntry.id.desc()).limit(1)).first()
+    if entry is None:
+        return None
+    return {"who": entry.who, "at": entry.at, "reason": json.loads(entry.changes).get("reason", ["", ""])[1]}
+
+
+def delivering_documents(session, document_number: str) -> list[dict]:
+    """The warehouse documents booked from batches for this order, by doc_number."""
+    rows = session.execute(
+        select(WarehouseDocument.doc_number, WarehouseDocument.ufid, WarehouseDocument.date,
+               WarehouseDocument.direction, WarehouseDocument.batch_number)
+        .join(Batch, Batch.batch_number == WarehouseDocument.batch_number)
+        .where(Batch.document_number == document_number)
+        .order_by(WarehouseDocument.doc_number))
+    return [dict(row._mapping) for row in rows]
+
+
 # --- batches against their order document ----------------------------------------------------
 
 def order_for_batch(session, caller: Caller, settings: dict, policy: Policy) -> OrderDocument | None:
@@ -195,3 +258,47 @@ def fill_order(order: OrderDocument, settings: dict, items: list[dict], is_count
     order.locked_by = None
     order.locked_at = None
 
+
+
+# --- the office's hand on an order ----------------------------------------------------------
+
+def close_order(session, caller: Caller, actor: Actor, document_number: str, reason: str) -> None:
+    """Close an order by hand: state 0, nothing more expected on it, whoever held it lets go."""
+    id_warehouse = get_order(session, caller, document_number).id_warehouse
+    with writing(session, [id_warehouse]):
+        order = get_order(session, caller, document_number)
+        if order.state == CLOSED:
+            raise Conflict(f"Order document {document_number!r} is closed already.")
+        before = order.state
+        order.state = CLOSED
+        order.locked_by = None
+        order.locked_at = None
+        audit.record(session, actor, "order.close", document_number,
+                     {"state": [before, CLOSED], "reason": ["", reason]})
+
+
+def release_order(session, caller: Caller, actor: Actor, document_number: str) -> None:
+    """End the lock of whoever holds the order at once, so another scanner may take it.
+
+    The order goes back to 1 when nothing was delivered on it yet, else to 3.
+    """
+    id_warehouse = get_order(session, caller, document_number).id_warehouse
+    with writing(session, [id_warehouse]):
+        order = get_order(session, caller, document_number)
+        if order.state != PROCESSING or order.locked_by is None:
+            raise Conflict(f"Order document {document_number!r} is not held by anyone "
+                           f"(state {order.state}).")
+        holder = lock_holder(session, order)
+        delivered = any(line.amount_delivered_milli for line in order.items)
+        order.state = BATCH_EXISTS if delivered else IMPORTED
+        order.locked_by = None
+        order.locked_at = None
+        audit.record(session, actor, "order.release", document_number,
+                     {"state": [PROCESSING, order.state], "locked_by": [holder, ""]})
+
+
+def lock_holder(session, order: OrderDocument) -> str:
+    """The name of the key holding the order, or "" when none does."""
+    if order.locked_by is None:
+        return ""
+    return session.scalar(select(ApiKey.name).where(ApiKey.id == order.locked_by)) or ""

@@ -279,3 +279,93 @@ def test_document_number_that_reads_as_acquire_is_422(api):
 
 def test_query_errors_name_the_parameter(api):
     assert "state" in error_fields(api.get("/v1/documents/?state=9"))
+
+
+# --- close and release by hand (DESIGN §18) -------------------------------------------------
+
+def close(api, number="D1", reason="The supplier cancelled the rest."):
+    return api.post(f"/v1/documents/close/{number}", {"reason": reason})
+
+
+def release(api, number="D1"):
+    return api.post(f"/v1/documents/release/{number}")
+
+
+def trail(api, session, kind):
+    from stock import audit
+    session.rollback()
+    return audit.list_entries(session, kind=kind)
+
+
+def test_close_answers_200_and_a_batch_for_the_order_then_gets_409(api, session):
+    add(api, order("D1"))
+    r = close(api)
+    assert (r.status_code, r.json) == (200, {})
+    assert state(api) == 0
+    assert post_batch(api, 1, [item("P1", 1)], document_number="D1").status_code == 409
+    assert api.get("/v1/batches/1").status_code == 404
+    [entry] = trail(api, session, "order.close")
+    assert (entry["who"], entry["record"]) == ("admin", "D1")
+    assert entry["changes"]["reason"] == ["", "The supplier cancelled the rest."]
+
+
+def test_close_of_a_closed_order_is_409_with_a_message(api):
+    add(api, order("D1"))
+    close(api)
+    r = close(api, reason="again")
+    assert r.status_code == 409
+    assert "closed already" in r.json["error"]["message"]
+
+
+@pytest.mark.parametrize("body, field", [({}, "reason"), ({"reason": ""}, "reason"),
+                                         ({"reason": 5}, "reason"), ({"reason": "x", "why": 1}, "why")])
+def test_close_needs_a_reason_and_nothing_else(api, body, field):
+    add(api, order("D1"))
+    r = api.post("/v1/documents/close/D1", body)
+    assert field in error_fields(r)["data"]
+    assert state(api) == 1
+
+
+def test_close_and_release_of_an_unknown_order_are_404(api):
+    assert close(api, "NOPE").status_code == 404
+    assert release(api, "NOPE").status_code == 404
+
+
+@pytest.mark.parametrize("name", ["read", "scan"])
+def test_close_and_release_need_an_admin_key(api, api_as, name):
+    add(api, order("D1"))
+    acquire(api_as("scan"))
+    assert close(api_as(name)).status_code == 403
+    assert release(api_as(name)).status_code == 403
+    assert state(api) == 2
+
+
+def test_release_ends_the_lock_at_once(api, api_as, session):
+    add(api, order("D1"))
+    assert acquire(api_as("scan")).status_code == 200
+    assert acquire(api_as("scan_w1")).status_code == 409
+    r = release(api)
+    assert (r.status_code, r.json) == (200, {})
+    assert state(api) == 1
+    assert acquire(api_as("scan_w1")).status_code == 200
+    [entry] = trail(api, session, "order.release")
+    assert entry["changes"] == {"state": [2, 1], "locked_by": ["scan", ""]}
+
+
+def test_release_after_a_delivery_goes_to_3(api, api_as):
+    add(api, order("D1"))
+    created(post_batch(api_as("scan"), 1, [item("P1", 4)], document_number="D1"))
+    acquire(api_as("scan"))
+    assert release(api).status_code == 200
+    assert state(api) == 3
+
+
+def test_release_of_an_order_nobody_holds_is_409_and_changes_nothing(api):
+    add(api, order("D1"))
+    r = release(api)
+    assert r.status_code == 409
+    assert "not held" in r.json["error"]["message"]
+    assert state(api) == 1
+    close(api)
+    assert release(api).status_code == 409
+    assert state(api) == 0

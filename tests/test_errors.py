@@ -98,7 +98,7 @@ def test_unknown_record_is_404(api):
 
 @pytest.mark.parametrize("method, path", [
     ("DELETE", "/v1/products/"), ("PUT", "/v1/products/"), ("PATCH", "/v1/products/P1"),
-    ("DELETE", "/v1/products/P1"), ("POST", "/v1/customers/"), ("DELETE", "/v1/customers/"),
+    ("DELETE", "/v1/products/P1"), ("PUT", "/v1/customers/"), ("DELETE", "/v1/customers/"),
 ])
 def test_wrong_method_is_405_with_allow(api, method, path):
     r = api._call(method, path)

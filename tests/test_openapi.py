@@ -8,7 +8,7 @@ from openapi_spec_validator import validate
 
 from schemas import BATCH_ITEM_FIELDS, BatchItemCreateSchema
 
-OPERATIONS = 20
+OPERATIONS = 25
 SHARED = {"401", "422", "500", "503", "507"}
 
 

@@ -14,8 +14,9 @@ from sqlalchemy import update
 
 from helpers import add_order, batch, item, order, order_item, the_order
 from models import OrderDocument
-from stock import catalog, orders, records
-from stock.errors import Conflict, Invalid
+from stock import audit, catalog, orders, records
+from stock.audit import Actor
+from stock.errors import Conflict, Invalid, NotFound
 from stock.policy import Policy
 from stock.quantities import from_milli
 from storage.db import writing
@@ -153,3 +154,100 @@ def test_id_customer_of_the_warehouse_document_comes_from_the_order(session, sca
     session.rollback()
     docs = records.filter_documents(session, scanner.caller, {}, headers_only=True)
     assert [(d["batch_number"], d["id_customer"]) for d in docs] == [(1, 42), (2, 0)]
+
+
+# --- closing and releasing by hand (DESIGN §18) ---------------------------------------------
+
+OFFICE = Actor("jana", "192.0.2.10")
+
+
+def test_closing_an_order_ends_its_lock_refuses_batches_and_is_in_the_trail(session, callers, scanner):
+    alice = callers["alice"]
+    add_order(session, alice, order("D1"))
+    acquire(session, alice)
+    orders.close_order(session, alice, OFFICE, "D1", "supplier cancelled")
+    closed = the_order(session, alice)
+    assert (closed.state, closed.locked_by, closed.locked_at) == (0, None, None)
+    with pytest.raises(Conflict):
+        scanner.book("R", "I", [item("P1", 1)], document_number="D1")
+    with pytest.raises(Conflict):
+        acquire(session, alice)
+    [entry] = audit.list_entries(session, kind="order.close")
+    assert (entry["who"], entry["record"]) == ("jana", "D1")
+    assert entry["changes"] == {"state": [2, 0], "reason": ["", "supplier cancelled"]}
+
+
+def test_closing_a_closed_order_conflicts_and_changes_nothing(session, callers):
+    alice = callers["alice"]
+    add_order(session, alice, order("D1"))
+    orders.close_order(session, alice, OFFICE, "D1", "first")
+    with pytest.raises(Conflict, match="closed already"):
+        orders.close_order(session, alice, OFFICE, "D1", "again")
+    assert len(audit.list_entries(session, kind="order.close")) == 1
+
+
+def test_an_order_out_of_the_callers_warehouses_is_not_found_for_close_or_release(session, callers):
+    add_order(session, callers["alice"], order("D2", id_warehouse=2))
+    with pytest.raises(NotFound):
+        orders.close_order(session, callers["carol"], OFFICE, "D2", "why")
+    with pytest.raises(NotFound):
+        orders.release_order(session, callers["carol"], OFFICE, "D2")
+    assert state(session, callers["alice"], "D2") == 1
+
+
+def test_release_with_nothing_delivered_goes_back_to_imported(session, callers):
+    alice, bob = callers["alice"], callers["bob"]
+    add_order(session, alice, order("D1"))
+    acquire(session, alice)
+    orders.release_order(session, bob, OFFICE, "D1")
+    released = the_order(session, alice)
+    assert (released.state, released.locked_by, released.locked_at) == (1, None, None)
+    assert acquire(session, bob) == 2  # at once, not after the timeout
+    [entry] = audit.list_entries(session, kind="order.release")
+    assert entry["changes"] == {"state": [2, 1], "locked_by": ["alice", ""]}
+
+
+def test_release_after_a_delivery_goes_back_to_batch_exists(session, callers, scanner):
+    alice = callers["alice"]
+    add_order(session, alice, order("D1"))
+    scanner.book("R", "I", [item("P1", 4)], document_number="D1")
+    assert acquire(session, alice) == 2
+    orders.release_order(session, alice, OFFICE, "D1")
+    assert state(session, alice) == 3
+    assert delivered(session, alice) == [4]
+
+
+@pytest.mark.parametrize("before", ["imported", "batch exists", "closed"])
+def test_release_of_an_order_nobody_holds_conflicts_and_changes_nothing(session, callers, scanner, before):
+    alice = callers["alice"]
+    add_order(session, alice, order("D1"))
+    if before == "batch exists":
+        scanner.book("R", "I", [item("P1", 4)], document_number="D1")
+    if before == "closed":
+        orders.close_order(session, alice, OFFICE, "D1", "done")
+    was = state(session, alice)
+    with pytest.raises(Conflict, match="not held"):
+        orders.release_order(session, alice, OFFICE, "D1")
+    assert state(session, alice) == was
+    assert audit.list_entries(session, kind="order.release") == []
+
+
+def test_the_office_list_is_open_orders_newest_first_with_filters(session, callers, customer):
+    alice = callers["alice"]
+    add_order(session, alice, order("B-OLD", description="Dairy"))
+    add_order(session, alice, order("A-NEW", id_customer=customer, description="Cheese run"))
+    add_order(session, alice, order("C-W2", id_warehouse=2))
+    add_order(session, alice, order("D-SHUT"))
+    orders.close_order(session, alice, OFFICE, "D-SHUT", "gone")
+
+    def numbers(**kw):
+        return [o.document_number for o in orders.search_orders(session, alice, **kw)]
+    assert numbers() == ["C-W2", "A-NEW", "B-OLD"]
+    assert numbers(states=[0]) == ["D-SHUT"]
+    assert numbers(id_warehouse=2) == ["C-W2"]
+    assert numbers(id_customer=customer) == ["A-NEW"]
+    assert numbers(text="cheese") == ["A-NEW"]
+    assert numbers(text="b-o") == ["B-OLD"]
+    assert numbers(text="%") == []
+    assert numbers(offset=1, limit=1) == ["A-NEW"]
+    assert [o.document_number for o in orders.search_orders(session, callers["carol"])] == ["A-NEW", "B-OLD"]

@@ -294,8 +294,9 @@ def test_orders_by_state_with_ordered_and_delivered(depot, office, api):
     html = office.get("/orders?state=3").get_data(as_text=True)
     assert "SO-1" in html and "SO-2" not in html
     rows = csv_rows(office.get("/orders?format=csv"))
+    # Open orders, newest first (DESIGN §18).
     assert [(r["document_number"], r["state"], r["amount_ordered"], r["amount_delivered"]) for r in rows] == \
-        [("SO-1", "3", "8", "3"), ("SO-2", "1", "2", "0")]
+        [("SO-2", "1", "2", "0"), ("SO-1", "3", "8", "3")]
 
 
 def test_stocktakings_show_counts_against_the_books(depot, office):
@@ -341,3 +342,25 @@ def test_movements_chart_draws_the_monthly_overview(depot, office, api):
 def test_movements_from_a_date_and_at_most_ten_years(depot, office):
     assert len(chart_bars(office.get(f"/movements?date_from={day(40)}").get_data(as_text=True))) in (4, 6)
     assert office.get("/movements?date_from=2001-01-01").status_code == 422
+
+
+# --- an unknown page ------------------------------------------------------------------------
+
+@pytest.mark.parametrize("path", ["/nothing", "/v2/products/", "/assets/none.css"])
+def test_an_unknown_page_in_a_browser_is_an_html_404_with_a_link_home(client, path):
+    response = client.get(path, headers={"Accept": "text/html,application/xhtml+xml,*/*;q=0.8"})
+    assert response.status_code in (404, 405)
+    assert response.mimetype == "text/html"
+    assert re.search(r'<a href="/" rel="home">', response.get_data(as_text=True))
+
+
+@pytest.mark.parametrize("headers", [{"Accept": "text/html"}, {}, {"Accept": "application/json"}])
+def test_under_v1_errors_stay_json_whatever_the_client_accepts(client, headers):
+    response = client.get("/v1/nothing", headers=headers)
+    assert response.status_code == 401 or response.status_code == 404
+    assert response.mimetype == "application/json" and "error" in response.json
+
+
+def test_an_unknown_path_for_a_json_client_stays_json(client):
+    response = client.get("/nothing", headers={"Accept": "application/json"})
+    assert response.status_code == 404 and response.json["error"]["code"] == "not_found"

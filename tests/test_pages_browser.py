@@ -191,3 +191,168 @@ def test_a_login_form_on_another_site_cannot_sign_the_browser_in(browser, demo_d
         expect(tab).to_have_url(re.compile(r"/login\?next="))
     finally:
         context.close()
+
+
+# --- the office's day (DESIGN §18): every page on a phone, products, orders, paper --------------
+
+PHONE = {"width": 390, "height": 844}
+DESKTOP = {"width": 1280, "height": 900}
+TOUCH_TARGETS = ("header a, a.button, button, summary, select, td a, th a, .pager a, a.csv, "
+                 "input:not([type=hidden]):not([type=checkbox])")
+
+
+def sign_in_as_admin(page, session) -> None:
+    """Sign the tab in with a fresh admin key (the demo's office key only reads)."""
+    sign_in(page, api_keys.create_key(session, "office-admin", "admin"))
+
+
+def office_paths(page) -> list[str]:
+    """Every page of the office, old and new, with records of the demo where a page shows one."""
+    page.goto(page.base + "/orders")
+    order = page.locator("#orders tbody.order a").first.get_attribute("href")
+    return ["/", "/documents", "/orders", order, "/stocktakings", "/movements", "/products",
+            "/products/MILK-1L", "/products/new", "/products/edit/MILK-1L", "/customers", "/customers/new",
+            "/customers/1", "/logout", "/no-such-page"]
+
+
+def fits(page) -> bool:
+    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def short_targets(page) -> list[str]:
+    """Visible touch targets under 40 px high, described for the failure message."""
+    return page.locator(TOUCH_TARGETS).evaluate_all("""elements => elements
+        .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height > 0)
+        .filter(e => e.getBoundingClientRect().height < 40)
+        .map(e => `${e.tagName} ${e.textContent.trim().slice(0, 30)} ${e.getBoundingClientRect().height}`)""")
+
+
+def test_every_page_fits_a_phone_with_touch_targets_of_40_px(page, demo_depot, session):
+    sign_in_as_admin(page, session)
+    paths = office_paths(page)
+    page.set_viewport_size(PHONE)
+    for path in paths:
+        page.goto(page.base + path)
+        expect(page.get_by_role("heading", level=1)).to_be_visible()
+        assert fits(page), (path, page.evaluate("document.documentElement.scrollWidth"))
+        assert short_targets(page) == [], path
+    # Signed out: the sign-in form too.
+    page.context.clear_cookies()
+    page.goto(page.base + "/login")
+    assert fits(page) and short_targets(page) == []
+    assert page.elsewhere == []
+
+
+def test_the_new_pages_at_desktop_and_phone_width_with_screenshots(page, demo_depot, session, tmp_path):
+    sign_in_as_admin(page, session)
+    order = office_paths(page)[3]
+    shots = [("products", "/products?q=milk", "Products"), ("product", "/products/YOG-NAT", "YOG-NAT"),
+             ("product-form", "/products/edit/WATER-15", "Edit WATER-15"), ("customers", "/customers", "Customers"),
+             ("orders", "/orders", "Orders"), ("order", order, "Order ")]
+    for width, size in (("desktop", DESKTOP), ("phone", PHONE)):
+        page.set_viewport_size(size)
+        for name, path, heading in shots:
+            page.goto(page.base + path)
+            expect(page.get_by_role("heading", level=1)).to_contain_text(heading)
+            assert fits(page), (width, path)
+            shot = tmp_path / f"office-{name}-{width}.png"
+            page.screenshot(path=shot, full_page=True)
+            keep_screenshot(shot, f"office-{name}-{width}.png")
+    # The product's stock chart: twelve months, the last bar its stock today.
+    page.goto(page.base + "/products/WATER-15")
+    bars = page.locator("svg#stock-chart rect.bar")
+    expect(bars).to_have_count(12)
+    assert page.locator("#product-stock tbody tr").count() >= 1
+    expect(page.get_by_role("link", name="Label (PDF)")).to_have_attribute("href", "/products/WATER-15/label.pdf")
+    expect(page.get_by_role("link", name="Label (ZPL)")).to_have_attribute("href", "/products/WATER-15/label.zpl")
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_product_with_packaging_is_created_on_the_page_and_found_by_its_packaging_barcode(
+        page, demo_depot, session, size):
+    sign_in_as_admin(page, session)
+    page.set_viewport_size(size)
+    page.get_by_role("link", name="Products", exact=True).click()
+    page.get_by_role("link", name="New product").click()
+    page.get_by_label("Code", exact=True).fill("KEFIR-05")
+    page.get_by_label("Name", exact=True).fill("Kefir 0.5 l")
+    page.get_by_label("Base unit", exact=True).fill("pc")
+    page.get_by_label("Barcode of the base unit").fill("8590000000017")
+    rows = page.locator(".packaging-row")
+    rows.nth(0).get_by_label("Unit", exact=True).fill("crate")
+    rows.nth(0).get_by_label("Base units in it").fill("20")
+    rows.nth(0).get_by_label("Barcode", exact=True).fill("8590000000024")
+    # First a clash: the demo's MILK-1L already carries a barcode; the refusal sits beside the field.
+    taken = page.evaluate("""async () => (await (await fetch('/products?format=csv&q=MILK-1L')).text())""")
+    milk_barcode = next(csv.DictReader(taken.splitlines()))["base_unit_barcode"]
+    page.get_by_label("Barcode of the base unit").fill(milk_barcode)
+    page.get_by_role("button", name="Save").click()
+    expect(page.locator("#base_unit_barcode-problem")).to_contain_text("already used by product 'MILK-1L'")
+    assert page.get_by_label("Name", exact=True).input_value() == "Kefir 0.5 l"
+    page.get_by_label("Barcode of the base unit").fill("8590000000017")
+    page.get_by_role("button", name="Save").click()
+    expect(page.get_by_role("heading", level=1)).to_have_text("KEFIR-05")
+    expect(page.locator("dl.facts")).to_contain_text("crate = 20 pc (8590000000024)")
+
+    page.get_by_role("link", name="Products", exact=True).click()
+    page.get_by_role("searchbox", name="Search").fill("8590000000024")
+    page.get_by_role("button", name="Show").click()
+    found = page.locator("#products tbody tr")
+    expect(found).to_have_count(1)
+    expect(found.first).to_contain_text("KEFIR-05")
+    assert fits(page)
+    assert page.elsewhere == []
+
+
+def test_an_order_is_released_and_closed_from_its_page(page, demo_depot, session):
+    server, _ = demo_depot
+    sign_in_as_admin(page, session)
+    page.goto(page.base + "/orders?state=1")
+    number = page.locator("#orders tbody.order").first.get_attribute("data-document")
+    # A scanner takes the order.
+    server.api_key = api_keys.create_key(session, "gate-2", "scan")
+    status, _ = server.get(f"/v1/documents/acquire/{number}")
+    assert status == 200
+
+    page.set_viewport_size(PHONE)
+    page.get_by_role("link", name=number, exact=True).click()
+    expect(page.locator("#order-state")).to_have_attribute("data-state", "2")
+    expect(page.locator("#order-lock")).to_contain_text("gate-2 since")
+    page.get_by_text("Release the lock…").click()
+    page.get_by_role("button", name="Release now").click()
+    expect(page.locator("#order-state")).to_have_attribute("data-state", "1")
+    expect(page.locator("#order-lock")).to_have_text("nobody")
+
+    page.get_by_text("Close the order…").click()
+    page.get_by_label("Reason").fill("Customer cancelled by phone")
+    page.get_by_role("button", name="Close the order", exact=True).click()
+    expect(page.locator("#order-state")).to_have_attribute("data-state", "0")
+    expect(page.locator("#order-closing")).to_contain_text("office-admin")
+    expect(page.locator("#order-closing")).to_contain_text("Customer cancelled by phone")
+    expect(page.get_by_text("Close the order…")).to_have_count(0)
+    assert fits(page)
+    # The scanner now gets 409 for it.
+    status, body = server.get(f"/v1/documents/acquire/{number}")
+    assert status == 409, body
+    page.goto(page.base + "/orders")
+    expect(page.locator(f'#orders tbody[data-document="{number}"]')).to_have_count(0)
+
+
+def test_paper_shows_no_navigation_black_on_white(page, demo_depot, session):
+    sign_in_as_admin(page, session)
+    page.goto(page.base + "/documents")
+    expect(page.locator("header")).to_be_visible()
+    page.emulate_media(media="print")
+    for path in ("/documents", "/products/MILK-1L", "/orders"):
+        page.goto(page.base + path)
+        expect(page.locator("header")).to_be_hidden()
+        for hidden in page.locator("form.filters, .actions").all():
+            expect(hidden).to_be_hidden()
+        colours = page.evaluate("""() => [getComputedStyle(document.body).color,
+                                          getComputedStyle(document.body).backgroundColor,
+                                          getComputedStyle(document.querySelector('h1')).color]""")
+        assert colours == ["rgb(0, 0, 0)", "rgb(255, 255, 255)", "rgb(0, 0, 0)"], path
+    page.goto(page.base + "/documents")
+    breaks = page.locator("section.document").evaluate_all(
+        "sections => sections.map(s => getComputedStyle(s).breakBefore)")
+    assert len(breaks) > 1 and breaks[0] != "page" and set(breaks[1:]) == {"page"}

@@ -5,10 +5,10 @@ from urllib.parse import quote
 
 import pytest
 
-from helpers import product
+from helpers import created, product
 from models import Balance
 from schemas import product_schema
-from stock import catalog
+from stock import audit, catalog
 from storage.db import writing
 
 DEFAULTS = {
@@ -437,3 +437,28 @@ def test_product_answers_equal_the_schema_dump(api, session, fields):
     expected = product_schema.dump(catalog.get_product(session, "P1"))
     assert api.get("/v1/products/P1").json["item"] == expected
     assert api.get("/v1/products/").json["list"] == [expected]
+
+
+def test_create_and_update_are_in_the_audit_trail_with_before_and_after(api, session):
+    created(api.post("/v1/products/", product("P1", packaging=[{"unit": "box", "amount_base_units": 6}])))
+    assert api.post("/v1/products/P1", {"name": "Renamed", "weight_netto": "1.5", "base_unit": "pc",
+                                        "packaging": [{"unit": "box", "amount_base_units": 12}]}).status_code == 200
+    assert api.post("/v1/products/P1", {"active": 0}).status_code == 200
+    session.rollback()
+    [deactivated, update, create] = audit.list_entries(session, kind="product")
+    assert (create["kind"], create["record"], create["who"]) == ("product.create", "P1", "admin")
+    assert create["changes"]["name"] == [None, "Product P1"]
+    assert update["kind"] == "product.update"
+    assert update["changes"] == {
+        "name": ["Product P1", "Renamed"], "weight_netto": ["0", "1.5"],
+        "packaging": [[{"unit": "box", "amount_base_units": "6", "barcode": ""}],
+                      [{"unit": "box", "amount_base_units": "12", "barcode": ""}]]}
+    assert deactivated["changes"] == {"active": [1, 0]}
+
+
+def test_a_refused_update_leaves_no_trail(api, session):
+    created(api.post("/v1/products/", product("P1", base_unit_barcode="111")))
+    created(api.post("/v1/products/", product("P2")))
+    assert api.post("/v1/products/P2", {"base_unit_barcode": "111"}).status_code == 409
+    session.rollback()
+    assert audit.list_entries(session, kind="product.update") == []
