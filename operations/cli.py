@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import os
+import sys
 from decimal import Decimal
 
 import click
@@ -202,7 +203,7 @@ def warehouse_ids(text: str) -> list[int]:
 
 def ask_password(name: str) -> str:
     """Twice on a terminal (hidden); one line from standard input when that is not a terminal."""
-    stdin = click.get_text_stream("stdin")
+    stdin = sys.stdin
     if stdin.isatty():
         return click.prompt(f"Password for {name}", hide_input=True, confirmation_prompt=True)
     line = stdin.readline()
