@@ -200,3 +200,24 @@ def test_people_changes_are_in_the_trail_without_the_password(session, caplog):
     assert found[2]["changes"] == {"role": [None, "scan"], "warehouses": [None, [1, 2]]}
     text = str(found) + caplog.text
     assert PASSWORD not in text and OTHER not in text
+
+
+def test_bootstrap_makes_the_person_admin_only_while_nobody_can_sign_in(session):
+    password = people.bootstrap(session, cli_actor())
+    assert len(password) >= 20
+    assert [(p["name"], p["role"]) for p in people.list_people(session)] == [("admin", "admin")]
+    assert people.sign_in(session, "admin", password, "192.0.2.1").name == "admin"
+    assert people.bootstrap(session, cli_actor()) is None
+
+
+@pytest.mark.live
+def test_the_service_prints_the_first_persons_password_once_at_its_first_start(live_server, session):
+    server = live_server()
+    printed = re.findall(r"name: admin  password: (\S+)", server.log())
+    assert len(printed) == 1
+    assert "shown only this once" in server.log()
+    assert people.sign_in(session, "admin", printed[0], "192.0.2.1").role == "admin"
+    session.remove()
+    server.stop()
+    server.start()
+    assert "password:" not in server.log()
