@@ -212,11 +212,6 @@ def ask_password(name: str) -> str:
     return line.rstrip("\r\n")
 
 
-def person_problem(error: ServiceError):
-    # The message names the rule (at least 10 characters), never the password given.
-    fail(error.message)
-
-
 @users.command("create")
 @click.argument("name")
 @click.option("--role", required=True, type=click.Choice(api_keys.ROLES))
@@ -229,7 +224,7 @@ def create_person(name, role, warehouses):
         people.check_role(role)
         people.create_person(db.session, cli_actor(), name, role, ask_password(name), ids)
     except ServiceError as error:
-        person_problem(error)
+        fail(error.message)  # names the rule (at least 10 characters), never the password
     click.echo(f"{name!r} ({role}, warehouses {','.join(map(str, ids)) or 'all'}) may sign in now.")
 
 
@@ -251,7 +246,7 @@ def change_password(name):
             fail(f"No person named {name!r}.")
         people.change_password(db.session, cli_actor(), name, ask_password(name))
     except ServiceError as error:
-        person_problem(error)
+        fail(error.message)  # names the rule (at least 10 characters), never the password
     click.echo(f"The password of {name!r} is changed; their sessions have ended.")
 
 
