@@ -11,6 +11,7 @@ background/), so a page and an API call can never disagree.
   admin.py         the pages under /admin/ (role admin): people, keys and pairing, the audit trail
   params.py        each page's query parameters and forms, as marshmallow schemas
   chart.py         SVG charts drawn on the server
+  printing.py      labels (PDF, ZPL), delivery notes and count sheets, drawn by printing/
 
 May import: stock/, transfer/, printing/, background/, schemas/, storage/, models, identity;
 never routes/ or operations/.
@@ -23,7 +24,7 @@ bp = Blueprint("pages", __name__, template_folder="templates", static_folder="st
 
 def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
-    from pages import admin, common, documents, movements, orders, signin, stock, stocktakings  # noqa: F401
+    from pages import admin, common, documents, movements, orders, printing, signin, stock, stocktakings  # noqa: F401
 
     signin.configure(app)
     app.register_blueprint(bp)
