@@ -14,7 +14,8 @@ from werkzeug.exceptions import HTTPException
 import pages
 import routes
 from operations import backups, cli, logs, serving, settings, upgrades
-from stock import api_keys
+from stock import api_keys, people
+from stock.audit import cli_actor
 from stock.errors import ServiceError, SettingError, Unavailable
 from storage import cache
 from storage.db import (checkpoint, configure_postgresql, configure_sqlite, db, postgresql_connect_args,
@@ -170,10 +171,16 @@ def _serve(argv) -> None:
             new_key = api_keys.bootstrap(db.session, app.config["BOOTSTRAP_API_KEY"])
         except api_keys.KeyRefused as refused:
             sys.exit(f"Refusing to start: {refused}")
+        first_password = people.bootstrap(db.session, cli_actor())
     if new_key:
         logs.audit.info("key 'admin' (admin) created by python app.py: no key existed")
         print("No API key existed, so an admin key was made. It is shown only this once:", flush=True)
         print(f"  TS-Apikey: {new_key}", flush=True)
+    if first_password:
+        logs.audit.info("person %r (admin) created by python app.py: nobody could sign in", people.FIRST_PERSON)
+        print(f"Nobody could sign in to the pages, so the person {people.FIRST_PERSON!r} (role admin) was made. "
+              "Its password is shown only this once:", flush=True)
+        print(f"  name: {people.FIRST_PERSON}  password: {first_password}", flush=True)
     log.info("serving on http://%s:%s with %s threads, database %s", args.host, args.port,
              args.threads, make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string())
 

@@ -21,3 +21,12 @@ def client_address(environ: dict, trusted_proxy: str | None) -> str:
         if forwarded:
             return forwarded[-1]
     return remote
+
+
+def came_over_https(environ: dict, trusted_proxy: str | None) -> bool:
+    """Whether the client's request came over HTTPS: to us, or to the trusted proxy (X-Forwarded-Proto)."""
+    if environ.get("wsgi.url_scheme") == "https":
+        return True
+    if trusted_proxy and environ.get("REMOTE_ADDR") == trusted_proxy:
+        return environ.get("HTTP_X_FORWARDED_PROTO", "").split(",")[-1].strip().lower() == "https"
+    return False

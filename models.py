@@ -26,6 +26,39 @@ class ApiKey(db.Model):
     warehouses: Mapped[str] = mapped_column(String(500), default="")
     created_at: Mapped[dt.datetime]
     revoked_at: Mapped[Optional[dt.datetime]]
+    expires_at: Mapped[Optional[dt.datetime]] = mapped_column(UtcDateTime)  # aware, UTC; None: never
+    # When the key was last used and from where, to the minute (stock/api_keys.py UseNotes).
+    last_used_at: Mapped[Optional[dt.datetime]] = mapped_column(UtcDateTime)
+    last_used_from: Mapped[str] = mapped_column(String(100), default="", server_default="")
+
+
+class Person(db.Model):
+    """Office staff who sign in to the pages with a name and a password (DESIGN section 16)."""
+
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    name: Mapped[str] = mapped_column(String(100), unique=True)
+    role: Mapped[str] = mapped_column(String(10))
+    # Comma-separated warehouse ids; empty means every warehouse (as for keys).
+    warehouses: Mapped[str] = mapped_column(String(500), default="")
+    # werkzeug's "scrypt:n:r:p$salt$hash"; never the password.
+    password_hash: Mapped[str] = mapped_column(String(300))
+    created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    password_changed_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    disabled_at: Mapped[Optional[dt.datetime]] = mapped_column(UtcDateTime)
+    # Counted up at each password change and at disabling: a session signed in under
+    # another generation has ended.
+    generation: Mapped[int] = mapped_column(default=0)
+
+
+class SigninFailure(db.Model):
+    """A failed sign-in, kept in the database so that every process serving it counts alike."""
+
+    __tablename__ = "signin_failures"
+    __table_args__ = (Index("ix_signin_failures_address_at", "address", "at"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    address: Mapped[str] = mapped_column(String(100))
+    at: Mapped[dt.datetime] = mapped_column(UtcDateTime, index=True)
 
 
 class Product(db.Model):
@@ -121,6 +154,9 @@ class Batch(db.Model):
     document_number: Mapped[str] = mapped_column(Code, default="", index=True)
     # Digest of the parsed request: a retry with the same digest books nothing.
     content_digest: Mapped[str] = mapped_column(String(64))
+    # The key that posted it and the client address it came from ("" for batches from before).
+    posted_by: Mapped[str] = mapped_column(String(100), default="", server_default="")
+    posted_from: Mapped[str] = mapped_column(String(100), default="", server_default="")
 
 
 class BatchItem(db.Model):

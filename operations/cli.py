@@ -1,9 +1,10 @@
-"""Commands for the depot's administrator: `flask --app app keys|customers|products|check|demo ...`."""
+"""Commands for the depot's administrator: `flask --app app keys|users|customers|products|check|demo ...`."""
 import atexit
 import csv
 import io
 import json
 import os
+import sys
 from decimal import Decimal
 
 import click
@@ -14,12 +15,14 @@ from sqlalchemy.engine import make_url
 
 from operations import backups, logs, serving, settings, upgrades
 from schemas import customer_row_schema, product_schema
-from stock import api_keys, catalog, reports
+from stock import api_keys, catalog, people, reports
+from stock.audit import cli_actor
 from stock.errors import ServiceError
 from stock.quantities import from_milli
 from storage.db import db, sqlite_file
 
 keys = AppGroup("keys", help="Issue, list and revoke API keys.")
+users = AppGroup("users", help="Add people who sign in to the pages; list them, set passwords, disable them.")
 customers = AppGroup("customers", help="Load customers from a CSV file.")
 products = AppGroup("products", help="Load products from a JSON Lines file.")
 
@@ -38,7 +41,7 @@ def register(app) -> None:
         # The process ends with the command (outside one, the service and tests close their own).
         atexit.register(close_before_exit, app)
     app.cli = DatabaseCheckedGroup(app.cli)
-    for group in (keys, customers, products):
+    for group in (keys, users, customers, products):
         app.cli.add_command(group)
     app.cli.add_command(check)
     app.cli.add_command(upgrades.db_commands())
@@ -158,12 +161,9 @@ def audit(message: str, *args) -> None:
 @click.option("--warehouses", default="", help="Comma-separated warehouse ids; all when left out.")
 def create_key(name, role, warehouses):
     """Issue a key; it is printed once, alone on the last line."""
+    ids = warehouse_ids(warehouses)
     try:
-        ids = [int(part) for part in warehouses.split(",") if part.strip()]
-    except ValueError:
-        fail("--warehouses takes warehouse numbers separated by commas, e.g. 1,2")
-    try:
-        key = api_keys.create_key(db.session, name, role, ids)
+        key = api_keys.create_key(db.session, name, role, ids, actor=cli_actor())
     except ServiceError as error:
         fail(error.message)
     audit("key %r (%s, warehouses %s) created", name, role, ids or "all")
@@ -184,11 +184,81 @@ def list_keys():
 def revoke_key(name):
     """Revoke a key by name; it stops working at the next request."""
     try:
-        api_keys.revoke_key(db.session, name)
+        api_keys.revoke_key(db.session, name, actor=cli_actor())
     except ServiceError as error:
         fail(error.message)
     audit("key %r revoked", name)
     click.echo(f"Key {name!r} revoked.")
+
+
+def warehouse_ids(text: str) -> list[int]:
+    try:
+        ids = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        fail("--warehouses takes warehouse numbers separated by commas, e.g. 1,2")
+    if any(i < 0 for i in ids):
+        fail("--warehouses takes warehouse numbers separated by commas, e.g. 1,2")
+    return ids
+
+
+def ask_password(name: str) -> str:
+    """Twice on a terminal (hidden); one line from standard input when that is not a terminal."""
+    stdin = sys.stdin
+    if stdin.isatty():
+        return click.prompt(f"Password for {name}", hide_input=True, confirmation_prompt=True)
+    line = stdin.readline()
+    if not line:
+        fail("No password: give it on standard input, one line.")
+    return line.rstrip("\r\n")
+
+
+@users.command("create")
+@click.argument("name")
+@click.option("--role", required=True, type=click.Choice(api_keys.ROLES))
+@click.option("--warehouses", default="", help="Comma-separated warehouse ids; all when left out.")
+def create_person(name, role, warehouses):
+    """Add a person who signs in to the pages; the password is asked for (at least 10 characters)."""
+    ids = warehouse_ids(warehouses)
+    try:
+        people.check_name(name)
+        people.check_role(role)
+        people.create_person(db.session, cli_actor(), name, role, ask_password(name), ids)
+    except ServiceError as error:
+        fail(error.message)  # names the rule (at least 10 characters), never the password
+    click.echo(f"{name!r} ({role}, warehouses {','.join(map(str, ids)) or 'all'}) may sign in now.")
+
+
+@users.command("list")
+def list_people():
+    """Names, roles, warehouses and state of every person (never a password)."""
+    for person in people.list_people(db.session):
+        state = f"disabled {person['disabled']}" if person["disabled"] else "active"
+        click.echo(f"{person['name']}\t{person['role']}\t{','.join(map(str, person['warehouses'])) or 'all'}\t"
+                   f"{state}\tcreated {person['created']}\tpassword changed {person['password_changed']}")
+
+
+@users.command("password")
+@click.argument("name")
+def change_password(name):
+    """Set a person's password; their sessions end."""
+    try:
+        if not any(person["name"] == name for person in people.list_people(db.session)):
+            fail(f"No person named {name!r}.")
+        people.change_password(db.session, cli_actor(), name, ask_password(name))
+    except ServiceError as error:
+        fail(error.message)  # names the rule (at least 10 characters), never the password
+    click.echo(f"The password of {name!r} is changed; their sessions have ended.")
+
+
+@users.command("disable")
+@click.argument("name")
+def disable_person(name):
+    """Stop a person from signing in; their sessions end."""
+    try:
+        people.disable_person(db.session, cli_actor(), name)
+    except ServiceError as error:
+        fail(error.message)
+    click.echo(f"{name!r} is disabled; their sessions have ended.")
 
 
 def read_text(path: str) -> str:
@@ -295,7 +365,7 @@ def check():
 @click.command("demo")
 @with_appcontext
 def demo():
-    """Fill an empty database with a demo depot and print a read key for the pages."""
+    """Fill an empty database with a demo depot and print the sign-in of a person of role read."""
     from operations import demo as depot
 
     depot.ensure_schema()
@@ -307,5 +377,7 @@ def demo():
         fail(f"The demo depot could not be booked: {error.message} {error.fields or ''}")
     click.echo(f"Demo depot made: {made['products']} products, {made['customers']} customers, "
                f"{made['orders']} orders, {made['batches']} scanner batches.", err=True)
-    click.echo("Sign in to the pages (/login) with this read key; it is shown only this once:", err=True)
-    click.echo(depot.office_key(db.session))
+    password = depot.office_person(db.session)
+    click.echo(f"Sign in to the pages (/login) as {depot.OFFICE_PERSON!r} (role read) with this password; "
+               "it is shown only this once:", err=True)
+    click.echo(password)

@@ -12,6 +12,7 @@ goods-in and goods-out, orders in states 0, 1 and 3, and a stocktaking ten
 days ago with differences.
 """
 import random
+import secrets
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date, timedelta
@@ -22,7 +23,8 @@ from sqlalchemy import select
 from models import Batch, OrderDocument, Product, WarehouseDocument
 from operations import upgrades
 from schemas import batch_create_schema, customer_row_schema, order_create_schema, product_schema
-from stock import api_keys, catalog
+from stock import api_keys, catalog, people
+from stock.audit import CLI_ADDRESS, Actor
 from stock.orders import create_order
 from stock.policy import Policy
 from stock.posting import post_batch
@@ -291,7 +293,12 @@ def _stocktaking(depot: Depot, day: date) -> None:
             depot.lots[key].pop(lot, None)
 
 
-def office_key(session) -> str:
-    """A read key for signing in to the pages of the demo."""
-    return api_keys.create_key(session, "demo-office", "read")
+OFFICE_PERSON = "office"
+
+
+def office_person(session) -> str:
+    """A person of role read who signs in to the pages of the demo; their new password."""
+    password = secrets.token_urlsafe(15)
+    people.create_person(session, Actor("demo", CLI_ADDRESS), OFFICE_PERSON, "read", password)
+    return password
 

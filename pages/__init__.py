@@ -9,7 +9,8 @@ background/), so a page and an API call can never disagree.
   signin.py        signing in, the session, the form token
   stock.py, documents.py, orders.py, stocktakings.py, movements.py, products.py, customers.py
                    the pages of each concern
-  params.py        each page's query parameters, as marshmallow schemas
+  admin.py         the pages under /admin/ (role admin): people, keys and pairing, the audit trail
+  params.py        each page's query parameters and forms, as marshmallow schemas
   chart.py         SVG charts drawn on the server
   printing.py      labels (PDF, ZPL), delivery notes and count sheets, drawn by printing/
 
@@ -24,8 +25,8 @@ bp = Blueprint("pages", __name__, template_folder="templates", static_folder="st
 
 def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
-    from pages import (common, customers, documents, movements, orders, printing, products, signin,  # noqa: F401
-                       stock, stocktakings)
+    from pages import (admin, common, customers, documents, movements, orders, printing, products,  # noqa: F401
+                       signin, stock, stocktakings)
 
     signin.configure(app)
     app.register_blueprint(bp)

@@ -62,6 +62,52 @@ class MovementsQuery(Schema):
     format = Format()
 
 
+class WarehouseList(fields.Field):
+    """Warehouse numbers typed into a form: "1, 2" (empty: every warehouse)."""
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        parts = [part.strip() for part in str(value).replace(";", ",").split(",") if part.strip()]
+        if not all(part.isascii() and part.isdigit() and len(part) <= 18 for part in parts):
+            raise ValidationError("Warehouse numbers separated by commas, e.g. 1, 2.")
+        return sorted({int(part) for part in parts})
+
+
+Role = lambda **kw: fields.String(validate=validate.OneOf(["read", "scan", "admin"]), **kw)  # noqa: E731
+
+
+class AuditQuery(Schema):
+    since = fields.Date(load_default=None)
+    kind = fields.String(load_default="", validate=validate.Length(max=50))
+    who = fields.String(load_default="", validate=validate.Length(max=200))
+    limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=1000))
+    before_id = fields.Integer(load_default=None, validate=validate.Range(min=1, max=2**63 - 1))
+
+
+class PersonForm(Schema):
+    """The form that adds a person on /admin/people (the password is checked by the rules)."""
+
+    token = fields.String()
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    role = Role(required=True)
+    warehouses = WarehouseList(load_default=list)
+    password = fields.String(required=True)
+
+
+class PasswordForm(Schema):
+    token = fields.String()
+    password = fields.String(required=True)
+
+
+class PairingForm(Schema):
+    """The form that makes a key for a device on /admin/keys."""
+
+    token = fields.String()
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    role = Role(load_default="scan")
+    warehouses = WarehouseList(load_default=list)
+    expires_in_days = fields.Integer(load_default=None, validate=validate.Range(min=1, max=36500))
+
+
 stock_query = StockQuery()
 documents_query = DocumentsQuery()
 orders_query = OrdersQuery()
@@ -98,3 +144,9 @@ class DocumentLabelsQuery(Schema):
 
 label_query = LabelQuery()
 document_labels_query = DocumentLabelsQuery()
+
+
+audit_query = AuditQuery()
+person_form = PersonForm()
+password_form = PasswordForm()
+pairing_form = PairingForm()

@@ -1,28 +1,32 @@
-"""Signing in to the pages with an API key: the session cookie, its secret, the login form.
+"""Signing in to the pages as a person (name and password): the session cookie, its secret, the form.
 
-The cookie holds only the key's id and a form token, signed with a secret the
-service makes at its first start and keeps in the database (service_settings),
-so that sessions survive a restart and every process serving one database
-signs alike. Each page reads the key afresh: a revoked key is signed out at
-its next page.
+The cookie holds only the person's id, the generation of their password, when the session last
+saw a request, and a form token, signed with a secret the service makes at its first start and
+keeps in the database (service_settings), so that sessions survive a restart and every process
+serving one database signs alike. Each page reads the person afresh: a person disabled, or whose
+password changed, is signed out at their next page; so is a session idle for 12 hours.
 """
 import hmac
 import secrets
 import threading
+import time
+from datetime import timedelta
 from functools import wraps
 from urllib.parse import urlsplit
 
-from flask import abort, g, redirect, render_template, request, session, url_for
+from flask import abort, current_app, g, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy import select
 
-from models import ApiKey, ServiceSetting
-from identity import KEY_NAME
+from identity import KEY_NAME, client_address, came_over_https
+from models import ServiceSetting
 from pages import bp
-from stock import api_keys
-from stock.errors import Unauthorized
+from stock import people
+from stock.audit import Actor
+from stock.errors import Forbidden
 from storage.db import db, writing
 
+IDLE = timedelta(hours=12)  # a session without a request this long has ended
 SECRET_NAME = "page_session_secret"
 _secret_lock = threading.Lock()
 
@@ -30,6 +34,8 @@ _secret_lock = threading.Lock()
 def configure(app) -> None:
     app.config["SESSION_COOKIE_HTTPONLY"] = True
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
+    # The browser forgets the cookie after the idle time too; the server checks `seen` itself.
+    app.config["PERMANENT_SESSION_LIFETIME"] = IDLE
     app.session_interface = PageSessions()
 
 
@@ -45,6 +51,11 @@ class PageSessions(SecureCookieSessionInterface):
         if not is_page(request.path):
             return self.make_null_session(app)
         return super().open_session(app, request)
+
+    def get_cookie_secure(self, app) -> bool:
+        # Secure when this page came over HTTPS (itself, or through the trusted proxy): the
+        # same service is also reached over plain HTTP on the depot's network.
+        return came_over_https(request.environ, app.config.get("TRUSTED_PROXY"))
 
     def get_signing_serializer(self, app):
         if not app.secret_key:
@@ -69,19 +80,21 @@ def kept_secret(session) -> str:
     return value
 
 
-def signed_in_caller() -> api_keys.Caller | None:
-    """The caller of the session's key, or None when there is none or it was revoked."""
-    key_id = session.get("key_id")
-    if not isinstance(key_id, int):
+def signed_in_caller():
+    """The signed-in person as a caller (stock.api_keys.Caller), or None when the session has ended."""
+    seen = session.get("seen")
+    if not isinstance(seen, (int, float)) or time.time() - seen > IDLE.total_seconds():
         return None
-    key = db.session.get(ApiKey, key_id)
-    if key is None or key.revoked_at is not None or key.role not in api_keys.ROLES:
+    person = people.signed_in_person(db.session, session.get("person"), session.get("generation"))
+    if person is None:
         return None
-    return api_keys.Caller(key.id, key.name, key.role, api_keys.parse_warehouses(key.warehouses))
+    if int(time.time()) != seen:
+        session["seen"] = int(time.time())
+    return people.caller_of(person)
 
 
 def signed_in(view):
-    """Run the page for a signed-in key (g.caller); else sign out and go to the login form."""
+    """Run the page for a signed-in person (g.caller); else sign out and go to the login form."""
 
     @wraps(view)
     def guarded(*args, **kwargs):
@@ -94,6 +107,27 @@ def signed_in(view):
         return view(*args, **kwargs)
 
     return guarded
+
+
+def admin_only(view):
+    """A page of /admin/: a signed-in person of role admin; anyone else gets the 403 page."""
+
+    @wraps(view)
+    def checked(*args, **kwargs):
+        if not g.caller.has_role("admin"):
+            raise Forbidden("This page is for people of role admin.")
+        return view(*args, **kwargs)
+
+    return signed_in(checked)
+
+
+def actor():
+    """Who changes something through a page, for the audit trail: the person and their address."""
+    return Actor(g.caller.name, address())
+
+
+def address() -> str:
+    return client_address(request.environ, current_app.config.get("TRUSTED_PROXY"))
 
 
 def form_token() -> str:
@@ -126,24 +160,32 @@ def safe_next(target: str | None) -> str:
 
 @bp.get("/login")
 def login():
-    """The sign-in form: one field, the key."""
+    """The sign-in form: name and password."""
     return render_template("login.html", token=form_token(), next=request.args.get("next", ""))
 
 
 @bp.post("/login")
 def login_post():
-    """Sign in with an API key of role read or above."""
+    """Sign in as a person; the same answer for a wrong name and a wrong password."""
     check_form_post()
+    form = {"token": form_token(), "next": request.form.get("next", ""),
+            "username": request.form.get("username", "")[:100]}
     try:
-        caller = api_keys.authenticate(db.session, request.form.get("key", "").strip())
-        if not caller.has_role("read"):
-            raise Unauthorized("This key may not read.")
-    except Unauthorized:
-        return render_template("login.html", token=form_token(), next=request.form.get("next", ""),
-                               error="The key is unknown or revoked."), 401
+        person = people.sign_in(db.session, request.form.get("username", ""), request.form.get("password", ""),
+                                address())
+    except people.Throttled as throttled:
+        minutes = (throttled.retry_after + 59) // 60
+        return render_template("login.html", **form, error=(
+            f"Too many failed sign-ins from this computer. Try again in {minutes} minute(s).")), \
+            429, {"Retry-After": str(throttled.retry_after)}
+    except people.SignInRefused:
+        return render_template("login.html", **form, error="The name or the password is wrong."), 401
     # A fresh session at sign-in: nothing from before it (a planted token) carries over.
     session.clear()
-    session["key_id"] = caller.key_id
+    session.permanent = True
+    session["person"] = person.id
+    session["generation"] = person.generation
+    session["seen"] = int(time.time())
     form_token()
     return redirect(safe_next(request.form.get("next")))
 

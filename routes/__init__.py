@@ -10,7 +10,8 @@ import stock/, storage/, schemas and operations.logs, never pages/ or app.
 
 
 def register(app) -> None:
-    from routes import (api_description, barcodes, batches, customers, health, inventory, orders, overview,
+    from routes import (api_description, audit, barcodes, batches, customers, health, inventory, keys, orders,
+                        overview,
                         products, stocktakings, warehouse_docs)
     from routes.access import check_request
     from routes.converters import CodeConverter, NumberConverter
@@ -21,6 +22,6 @@ def register(app) -> None:
     app.before_request(check_request)
     app.teardown_request(close_reader)
     for module in (health, products, barcodes, customers, orders, batches, warehouse_docs, stocktakings,
-                   inventory, overview):
+                   inventory, overview, keys, audit):
         app.register_blueprint(module.bp)
     api_description.register(app)

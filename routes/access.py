@@ -2,13 +2,16 @@
 
 The role a view needs is checked where the view declares it (routes/operation.py).
 """
-from flask import current_app, g, request
+from flask import after_this_request, current_app, g, request
 
 from identity import KEY_NAME, client_address
 from routes.parsing import refuse_nul
 from routes.reading import cached, reader
-from stock.api_keys import RevokedKey, authenticate, hash_key
+from stock.api_keys import ExpiredKey, RevokedKey, UseNotes, authenticate, hash_key
 from stock.audit import Actor
+from storage.db import db
+
+USE_NOTES = "warehouse_key_use_notes"
 
 
 # Under /v1 but read without a key: integrators fetch the description before they have one.
@@ -21,13 +24,32 @@ def check_request():
     if (path.startswith("/v1/") or path == "/v1") and path not in PUBLIC_PATHS:
         key = request.headers.get("TS-Apikey")
         try:
-            g.caller = cached(("key", hash_key(key or "")), lambda: authenticate(reader(), key))
-        except RevokedKey as revoked:
-            # So the operator sees which revoked scanner still calls.
-            request.environ[KEY_NAME] = revoked.name
+            g.caller = caller = cached(("key", hash_key(key or "")), lambda: authenticate(reader(), key))
+            if caller.expires is not None:
+                caller.refuse_if_expired()  # kept in memory, it may have expired since
+        except (RevokedKey, ExpiredKey) as refused:
+            # So the operator sees which revoked or expired scanner still calls.
+            request.environ[KEY_NAME] = refused.name
             raise
-        request.environ[KEY_NAME] = g.caller.name
+        request.environ[KEY_NAME] = caller.name
+        note_use(caller)
     refuse_nul(path)
+
+
+def note_use(caller) -> None:
+    """Once a minute per key, after the answer has gone out: when and from where it was last used."""
+    notes = current_app.extensions.get(USE_NOTES)
+    if notes is None:
+        notes = current_app.extensions.setdefault(USE_NOTES, UseNotes())
+    if not notes.due(caller.key_id):
+        return
+    engine, key_id = db.engine, caller.key_id
+    address = client_address(request.environ, current_app.config.get("TRUSTED_PROXY"))
+
+    @after_this_request
+    def write_after_answer(response):
+        response.call_on_close(lambda: notes.write(engine, key_id, address))
+        return response
 
 
 def caller():

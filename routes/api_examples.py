@@ -36,6 +36,10 @@ DOC = {"doc_number": 1, "id_warehouse": 1, "direction": "I", "date": "2026-11-21
 DAY_FILTER = {"id_warehouses": [1], "level": -1, "doc_direction": "I",
               "date_from": "2026-11-01", "date_to": "2026-11-30"}
 
+KEY = {"name": "scanner-gate-2", "role": "scan", "warehouses": [1], "created": "2026-11-25T09:30:00Z",
+       "expires": "2027-11-25T09:30:00Z", "last_used": "2026-11-25T10:02:00Z", "last_used_from": "192.168.1.31",
+       "revoked": ""}
+
 EXAMPLES = {
     "list_products": {"answer": {"list": [MILK]}},
     "view_product": {"path": {"product_code": "MILK-1L"}, "answer": {"item": MILK}},
@@ -113,4 +117,14 @@ EXAMPLES = {
         "ufid_out": "O-2026-000001", "out_date": "2026-11-30", "stocktaking_date": "2026-11-30"}]}},
     "monthly_movement": {"answer": {"list": [{"year": 2026, "month": 11, "direction": "I", "count": 1},
                                              {"year": 2026, "month": 11, "direction": "O", "count": 1}]}},
+    "list_keys": {"answer": {"list": [KEY]}},
+    "add_key": {"body": {"name": "scanner-gate-2", "role": "scan", "warehouses": [1], "expires_in_days": 365},
+                "answer": {"item": {"name": "scanner-gate-2", "role": "scan", "warehouses": [1],
+                                    "expires": "2027-11-25T09:30:00Z",
+                                    "key": "q3Vd0bq7m1kP0YcJx2o9rS8tW4uE6zA5nF1hG7iL3jM"}}},
+    "revoke_key": {"path": {"name": "scanner-gate-2"}, "answer": {}},
+    "list_audit": {"answer": {"list": [
+        {"id": 42, "at": "2026-11-25T09:30:00Z", "who": "anna", "from": "192.168.1.20", "kind": "key.create",
+         "record": "scanner-gate-2", "changes": {"role": [None, "scan"], "warehouses": [None, [1]],
+                                                 "expires": [None, "2027-11-25T09:30:00Z"]}}]}},
 }

@@ -1,7 +1,7 @@
 """Batches the scanners report (/v1/batches): add one, view one, filter them."""
 from flask import Blueprint
 
-from routes.access import caller
+from routes.access import actor, caller
 from routes.operation import operation, policy, query_args
 from routes.parsing import body_data, load
 from schemas import (BatchOutSchema, NothingSchema, batch_create_schema, batch_filter_schema, batch_schema,
@@ -24,7 +24,7 @@ def view_batch(batch_number):
 def add_batch():
     """Book what a scanner reported; a retry of the same batch books nothing and answers 201."""
     batch = load(batch_create_schema, body_data(required=True))
-    posting.post_batch(db.session, caller(), batch, policy())
+    posting.post_batch(db.session, caller(), batch, policy(), actor().address)
     return {}, 201
 
 

@@ -8,7 +8,7 @@ may import marshmallow and stock.quantities, nothing else of the project
 
 - fields: the value types every shape is made of (quantities, days, names...).
 - products, customers, orders, batches, warehouse_docs, stocktakings, inventory,
-  overview: the shapes of each resource, named as routes/ names them.
+  overview, keys, audit: the shapes of each resource, named as routes/ names them.
 - batch_items: a batch's scanned items, checked by a table of plain parsers.
 - answers: the list/item/nothing wrappers of every answer, and the error body.
 
@@ -35,3 +35,5 @@ from schemas.overview import (DocsAndStocktakingRowSchema, MonthlyMovementRowSch
                               docs_and_stocktaking_query_schema, docs_and_stocktaking_rows_schema, monthly_movement_query_schema,
                               monthly_movement_rows_schema)
 from schemas.answers import ErrorBodySchema, NothingSchema, listing, single
+from schemas.keys import KeyMadeSchema, KeySchema, key_create_schema, key_made_schema, keys_schema
+from schemas.audit import AuditEntrySchema, audit_entries_schema, audit_query_schema

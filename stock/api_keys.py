@@ -1,19 +1,28 @@
-"""API keys: issued, hashed at rest, checked on every request; roles and warehouse limits."""
+"""API keys: issued, hashed at rest, checked on every request; roles, warehouse limits, expiry, last use.
+
+Also the Caller, who a request acts for: a key (a device) or a person signed in to the pages
+(stock/people.py makes those). Keys are made and revoked through here, with a row in the audit
+trail (stock/audit.py) in the same transaction.
+"""
 import hashlib
 import hmac
 import logging
 import secrets
+import threading
+import time
 from dataclasses import dataclass
-from datetime import datetime
+from datetime import datetime, timedelta, timezone
 
-from sqlalchemy import select
-from sqlalchemy.exc import IntegrityError
+from sqlalchemy import or_, select, update
+from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
 from models import ApiKey
+from stock import audit as trail
 from stock.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
-from storage.db import reading, writing
+from storage.db import WRITE, reading, utc_now, writing
 
 audit = logging.getLogger("warehouse.audit")
+log = logging.getLogger("warehouse")
 
 ROLES = ("read", "scan", "admin")  # each role may do all that the ones before it may
 BOOTSTRAP_NAME = "bootstrap"
@@ -31,12 +40,28 @@ class KeyRefused(Exception):
     """Start-up must stop: the configured bootstrap key was revoked."""
 
 
+class ExpiredKey(Unauthorized):
+    """A key past its expiry: refused, and told so, since a scanner's user can do something about it."""
+
+    def __init__(self, name: str, expired: datetime):
+        super().__init__(f"The API key expired on {utc_text(expired)}; ask the office for a new one.")
+        self.name = name
+
+
 @dataclass(frozen=True)
 class Caller:
-    key_id: int
+    """Who a request acts for: a key (key_id) or a person signed in to the pages (person_id)."""
+
+    key_id: int | None
     name: str
     role: str
     warehouses: frozenset | None  # None: every warehouse
+    expires: datetime | None = None  # a key's expiry (aware, UTC)
+    person_id: int | None = None
+
+    def refuse_if_expired(self, now: datetime | None = None) -> None:
+        if self.expires is not None and (now or utc_now()) >= self.expires:
+            raise ExpiredKey(self.name, self.expires)
 
     def has_role(self, role: str) -> bool:
         return ROLES.index(self.role) >= ROLES.index(role)
@@ -69,15 +94,34 @@ def authenticate(source, key: str | None) -> Caller:
         raise Unauthorized("The TS-Apikey header is missing.")
     digest = hash_key(key)
     with reading(source) as reader:
-        rows = reader.rows("SELECT id, name, role, warehouses, key_hash, revoked_at "
+        rows = reader.rows("SELECT id, name, role, warehouses, key_hash, revoked_at, expires_at "
                            "FROM api_keys WHERE key_hash = ?", (digest,))
     if not rows or not hmac.compare_digest(rows[0][4], digest):
         raise Unauthorized("The API key is unknown or revoked.")
     if rows[0][5] is not None:
         # The same answer as for an unknown key; only the operator's log learns which one.
         raise RevokedKey("The API key is unknown or revoked.", rows[0][1])
-    key_id, name, role, warehouses, _, _ = rows[0]
-    return Caller(key_id, name, role, parse_warehouses(warehouses))
+    key_id, name, role, warehouses, _, _, expires = rows[0]
+    caller = Caller(key_id, name, role, parse_warehouses(warehouses), stored_utc(expires))
+    caller.refuse_if_expired()
+    return caller
+
+
+def stored_utc(value) -> datetime | None:
+    """A UtcDateTime column as a raw read gives it (SQLite: text; PostgreSQL: naive datetime), aware."""
+    if value is None:
+        return None
+    if isinstance(value, str):
+        value = datetime.fromisoformat(value)
+    return value.replace(tzinfo=timezone.utc)
+
+
+def utc_text(value: datetime | None) -> str:
+    """`YYYY-MM-DDThh:mm:ssZ` in UTC, "" for none. A naive value is the server's local time
+    (the keys' created and revoked times were always written so)."""
+    if value is None:
+        return ""
+    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def parse_warehouses(text: str) -> frozenset | None:
@@ -85,21 +129,28 @@ def parse_warehouses(text: str) -> frozenset | None:
     return ids or None
 
 
-def create_key(session, name: str, role: str, warehouses: list[int] | None = None) -> str:
-    """Issue a key and return it; only its hash is stored."""
+def warehouses_text(warehouses) -> str:
+    return ",".join(str(w) for w in sorted(set(warehouses or [])))
+
+
+def create_key(session, name: str, role: str, warehouses: list[int] | None = None,
+               expires_in_days: int | None = None, actor: trail.Actor | None = None) -> str:
+    """Issue a key and return it; only its hash is stored. With an actor, the audit trail says who."""
     if role not in ROLES:
         raise Invalid(f"Role must be one of {', '.join(ROLES)}.")
     if not name.strip():
         raise Invalid("A key needs a name.")
     key = secrets.token_urlsafe(32)
+    expires = utc_now().replace(microsecond=0) + timedelta(days=expires_in_days) if expires_in_days else None
     with writing(session):
         if session.scalar(select(ApiKey.id).where(ApiKey.name == name)) is not None:
             raise Conflict(f"A key named {name!r} exists already.")
-        session.add(ApiKey(
-            name=name, role=role, key_hash=hash_key(key),
-            warehouses=",".join(str(w) for w in sorted(set(warehouses or []))),
-            created_at=datetime.now(),
-        ))
+        session.add(ApiKey(name=name, role=role, key_hash=hash_key(key), warehouses=warehouses_text(warehouses),
+                           created_at=datetime.now(), expires_at=expires, last_used_from=""))
+        if actor is not None:
+            trail.record(session, actor, "key.create", name, {
+                "role": [None, role], "warehouses": [None, sorted(set(warehouses or []))],
+                "expires": [None, utc_text(expires)]})
     return key
 
 
@@ -107,13 +158,88 @@ def list_keys(session) -> list[ApiKey]:
     return list(session.scalars(select(ApiKey).order_by(ApiKey.name)))
 
 
-def revoke_key(session, name: str) -> None:
+def key_view(key: ApiKey) -> dict:
+    """A key as GET /v1/keys/ and the keys page show it: never the key, never its hash."""
+    return {"name": key.name, "role": key.role,
+            "warehouses": sorted(parse_warehouses(key.warehouses) or []),
+            "created": utc_text(key.created_at), "expires": utc_text(key.expires_at),
+            "last_used": utc_text(key.last_used_at), "last_used_from": key.last_used_from or "",
+            "revoked": utc_text(key.revoked_at),
+            "expired": key.expires_at is not None and key.expires_at <= utc_now()}
+
+
+def revoke_key(session, name: str, actor: trail.Actor | None = None) -> None:
     with writing(session):
         key = session.scalar(select(ApiKey).where(ApiKey.name == name))
         if key is None:
             raise NotFound(f"No key named {name!r}.")
         if key.revoked_at is None:
             key.revoked_at = datetime.now()
+            if actor is not None:
+                trail.record(session, actor, "key.revoke", name, {"revoked": [None, utc_text(key.revoked_at)]})
+
+
+class UseNotes:
+    """Writes when each key was last used and from where, at most once per key and minute.
+
+    The key check runs on every request and reads from memory (routes/reading.py): a write
+    per request would cost the read path its speed. `due` is a dictionary look-up; a due note
+    is written after the answer has gone out, by one conditional UPDATE that also holds off
+    other processes serving the same database within the same minute. A write that cannot
+    have the lock at once is skipped, and tried again at the next request: the note is worth
+    less than a scanner's booking.
+    """
+
+    def __init__(self):
+        self._written: dict[int, int] = {}  # key id -> the minute (since the epoch) last written
+        self._lock = threading.Lock()
+
+    def due(self, key_id: int, now: float | None = None) -> bool:
+        minute = int((now if now is not None else time.time()) // 60)
+        return self._written.get(key_id) != minute
+
+    def write(self, engine, key_id: int, address: str, now: datetime | None = None) -> bool:
+        """Note the use; True when the note for this minute is in the database (ours or another's)."""
+        now = (now or utc_now()).replace(microsecond=0)
+        minute = int(now.timestamp() // 60)
+        with self._lock:
+            if self._written.get(key_id) == minute:
+                return True
+            self._written[key_id] = minute  # one writer per key and process at a time
+        try:
+            _write_use(engine, key_id, address[:100], now)
+        except SQLAlchemyError:
+            with self._lock:
+                if self._written.get(key_id) == minute:
+                    del self._written[key_id]
+            log.info("the last use of key %s was not noted (the database was busy); noted later", key_id)
+            return False
+        return True
+
+
+def _write_use(engine, key_id: int, address: str, now: datetime) -> None:
+    table = ApiKey.__table__
+    minute_start = now.replace(second=0)
+    statement = (update(table)
+                 .where(table.c.id == key_id,
+                        or_(table.c.last_used_at.is_(None), table.c.last_used_at < minute_start))
+                 .values(last_used_at=now, last_used_from=address))
+    with engine.connect().execution_options(**{WRITE: True}) as connection:
+        sqlite = connection.dialect.name == "sqlite"
+        # Never wait behind a long booking for a note: give up at once and try later.
+        # The pragmas on the driver's connection, outside any transaction (it is in autocommit).
+        driver = connection.connection.driver_connection
+        if sqlite:
+            kept = driver.execute("PRAGMA busy_timeout").fetchone()[0]
+            driver.execute("PRAGMA busy_timeout=0")
+        try:
+            with connection.begin():
+                if not sqlite:
+                    connection.exec_driver_sql("SET LOCAL lock_timeout = '100ms'")
+                connection.execute(statement)
+        finally:
+            if sqlite:
+                driver.execute(f"PRAGMA busy_timeout={int(kept)}")
 
 
 def bootstrap(session, configured_key: str | None) -> str | None:

@@ -69,7 +69,7 @@ def _sha256_of_json(content) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def post_batch(session, caller: Caller, batch: dict, policy: Policy) -> bool:
+def post_batch(session, caller: Caller, batch: dict, policy: Policy, posted_from: str = "") -> bool:
     """Book a batch a scanner reported. Returns False when it was a retry that booked nothing.
 
     Type R moves stock on one new warehouse document; type V is a count that
@@ -77,7 +77,8 @@ def post_batch(session, caller: Caller, batch: dict, policy: Policy) -> bool:
     write the warehouse (403); the digest of the batch as parsed; under the
     warehouse's lock, a stored batch of the same number is a retry (same digest:
     nothing is booked) or a conflict (409); only then the checks of products,
-    units and the order document (422, 409), and the booking.
+    units and the order document (422, 409), and the booking. The batch keeps the caller's
+    name and `posted_from` (the client's address) as who posted it.
     """
     settings = batch["batch_settings"]
     caller.require_warehouse(settings["id_warehouse"])
@@ -90,7 +91,7 @@ def post_batch(session, caller: Caller, batch: dict, policy: Policy) -> bool:
         with writing(session, [settings["id_warehouse"]]):
             if _is_retry(batch, digest, _stored_digest(session, batch)):
                 return False
-            _book_batch(session, caller, batch, digest, policy)
+            _book_batch(session, caller, batch, digest, policy, posted_from)
     except IntegrityError:
         stored = _stored_digest(session, batch)
         if stored is None:  # not a copy of this batch: another constraint
@@ -121,7 +122,7 @@ def _is_retry(batch: dict, digest: str, stored: str | None) -> bool:
     return True
 
 
-def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Policy) -> None:
+def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Policy, posted_from: str) -> None:
     settings = batch["batch_settings"]
     today = date.today()
     business_date = settings.get("date", today)
@@ -133,6 +134,7 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
         created_date=today, app_version=settings.get("app_version", ""),
         name=settings.get("name", ""), truck=settings.get("truck", 0),
         document_number=settings.get("document_number", ""), content_digest=digest,
+        posted_by=caller.name[:100], posted_from=posted_from[:100],
     ))
     products, items = _check_items(session, batch["batch_items"], is_count)
     order = order_for_batch(session, caller, settings, policy)

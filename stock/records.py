@@ -49,7 +49,9 @@ def get_batch(session, caller: Caller, batch_number: int) -> dict:
     batch = session.get(Batch, batch_number)
     if batch is None or not caller.sees(batch.id_warehouse):
         raise NotFound(f"No batch {batch_number}.")
-    return _batches(session, select(Batch).where(Batch.batch_number == batch_number), -1, False)[0]
+    found = _batches(session, select(Batch).where(Batch.batch_number == batch_number), -1, False)[0]
+    found["batch_extras"] = found["batch_extras"] + _posted(batch)
+    return found
 
 
 def filter_batches(session, caller: Caller, filters: dict, headers_only: bool) -> list[dict]:
@@ -80,6 +82,17 @@ def _batches(session, query, level: int, headers_only: bool) -> list[dict]:
     return [{"batch_settings": batch,
              "batch_items": items.get(batch.batch_number, []),
              "batch_extras": extras.get(batch.batch_number, [])} for batch in headers]
+
+
+def _posted(batch: Batch) -> list[dict]:
+    """Who posted the batch, after the scanner's own extras, in the view of one batch (DESIGN section 16).
+
+    Not in the filter's lists: those are what scanners sync, and they compare extras with what they sent.
+    None for batches booked before the service kept it.
+    """
+    if not batch.posted_by and not batch.posted_from:
+        return []
+    return [{"key": "posted_by", "value": batch.posted_by}, {"key": "posted_from", "value": batch.posted_from}]
 
 
 # --- warehouse documents --------------------------------------------------------------------

@@ -48,8 +48,9 @@ from app import create_app  # noqa: E402
 from helpers import add_products, batch, created, known_product_bodies  # noqa: E402
 from operations.upgrades import upgrade_database  # noqa: E402
 from schemas import batch_create_schema, product_schema  # noqa: E402
-from stock import api_keys, catalog, posting  # noqa: E402
+from stock import api_keys, catalog, people, posting  # noqa: E402
 from stock.api_keys import Caller  # noqa: E402
+from stock.audit import Actor  # noqa: E402
 from stock.policy import Policy  # noqa: E402
 from storage import cache  # noqa: E402
 from storage.db import db, sqlite_file  # noqa: E402
@@ -450,6 +451,27 @@ def keys(app):
         made["read_w1"] = api_keys.create_key(db.session, "read_w1", "read", [1])
         db.session.remove()
     return made
+
+
+# The password every person the tests make signs in with, unless a test gives another.
+PASSWORD = "a long enough password"
+
+
+@pytest.fixture
+def person(app):
+    """People who sign in to the pages: `person("read")` makes the person "read" of role read for
+    every warehouse, `person("read_w1", [1])` one of role read limited to warehouse 1 (the role is
+    the name up to "_", as with the `keys`); each answers its password. Made through the rules,
+    with the real (slow) hash: a test makes only the people it signs in as."""
+
+    def make(name: str, warehouses: list[int] | None = None, password: str = PASSWORD, role: str | None = None):
+        with app.app_context():
+            people.create_person(db.session, Actor("tests", "cli"), name, role or name.split("_")[0],
+                                 password, warehouses)
+            db.session.remove()
+        return password
+
+    return make
 
 
 @pytest.fixture

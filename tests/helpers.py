@@ -102,3 +102,38 @@ def the_order(session, caller, number="D1"):
     """The order as read now (the session's earlier reads forgotten)."""
     session.rollback()
     return orders.get_order(session, caller, number)
+
+
+def qr_modules(svg: str) -> set[tuple[int, int]]:
+    """The dark modules (column, row) a QR code's SVG draws, read from its path as a reader
+    of the picture would: segno draws each row's runs as `h` strokes along y + 0.5."""
+    import re
+
+    path = re.search(r'<path[^>]*stroke="#000"[^>]*d="([^"]+)"', svg) or \
+        re.search(r'<path[^>]*d="([^"]+)"[^>]*stroke="#000"', svg)
+    assert path, svg[:300]
+    dark, x, y = set(), 0.0, 0.0
+    for command, numbers in re.findall(r"([MmHhVv])([-\d. ]+)", path.group(1)):
+        values = [float(n) for n in numbers.replace("-", " -").split()]
+        if command == "M":
+            x, y = values
+        elif command == "m":
+            x, y = x + values[0], y + values[1]
+        elif command == "h":
+            dark |= {(int(x) + i, int(y - 0.5)) for i in range(int(values[0]))}
+            x += values[0]
+        else:
+            raise AssertionError(f"unexpected path command {command}")
+    return dark
+
+
+def qr_holds(svg: str, text: str) -> bool:
+    """Whether the SVG draws the QR code of `text` (segno makes it again; border 4 as the page draws it)."""
+    import segno
+
+    for error in ("l", "m", "q", "h"):
+        matrix = segno.make(text, error=error, boost_error=False).matrix
+        expected = {(col + 4, row + 4) for row, line in enumerate(matrix) for col, bit in enumerate(line) if bit}
+        if qr_modules(svg) == expected:
+            return True
+    return False

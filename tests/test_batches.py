@@ -67,7 +67,10 @@ def test_add_answers_201_and_view_returns_everything(api):
         "created_date": date.today().isoformat(), "direction": "I", "id_warehouse": 1, "name": "morning",
         "truck": 7, "type": "R", "document_number": "",
     }
-    assert found["batch_extras"] == [{"key": "gate", "value": "3"}, {"key": "driver", "value": "Ann"}]
+    # The scanner's extras, then who posted the batch: the key's name and the client's address.
+    assert found["batch_extras"] == [{"key": "gate", "value": "3"}, {"key": "driver", "value": "Ann"},
+                                     {"key": "posted_by", "value": "admin"},
+                                     {"key": "posted_from", "value": "127.0.0.1"}]
     items = found["batch_items"]
     assert all(isinstance(i.pop("id_batch_item"), int) for i in items)
     doc_number = all_docs(api)[0]["doc_number"]
@@ -88,7 +91,8 @@ def test_optional_settings_default(api):
     settings = view(api, 1)["batch_settings"]
     assert settings["app_version"] == settings["name"] == settings["document_number"] == ""
     assert settings["truck"] == 0
-    assert view(api, 1)["batch_extras"] == []
+    assert view(api, 1)["batch_extras"] == [{"key": "posted_by", "value": "admin"},
+                                            {"key": "posted_from", "value": "127.0.0.1"}]
 
 
 def test_business_date_is_kept_and_created_date_is_the_server_day(api):

@@ -7,19 +7,27 @@ from datetime import date, timedelta
 
 import pytest
 
-from conftest import Api
 from helpers import created, product
 from server import query
+from stock import people
+from test_pages import sign_in
 
 
 def demo(runner):
     return runner.invoke(args=["demo"])
 
 
-def test_demo_fills_an_empty_depot_and_prints_a_read_key(runner, client):
+def test_demo_fills_an_empty_depot_and_prints_the_sign_in_of_a_person_of_role_read(runner, client, api,
+                                                                                     session):
     result = demo(runner)
     assert result.exit_code == 0, result.output
-    office = Api(client, result.stdout.splitlines()[-1])
+    password = result.stdout.splitlines()[-1]
+    assert "'office'" in result.stderr
+    assert sign_in(client, "office", password).headers["Location"] == "/"
+    assert client.get("/").status_code == 200
+    assert [(p["name"], p["role"], p["warehouses"]) for p in people.list_people(session)] == [
+        ("office", "read", [])]
+    office = api
 
     products = office.get("/v1/products/").json["list"]
     assert 35 <= len(products) <= 45
@@ -29,11 +37,11 @@ def test_demo_fills_an_empty_depot_and_prints_a_read_key(runner, client):
 
     orders = office.get("/v1/documents/").json["list"]
     assert {order["state"] for order in orders} >= {0, 1, 3}
-    assert office.post("/v1/products/", product("X")).status_code == 403  # a read key
 
 
-def test_demo_books_90_days_of_goods_in_and_out(runner, client, database_config):
-    office = Api(client, demo(runner).stdout.splitlines()[-1])
+def test_demo_books_90_days_of_goods_in_and_out(runner, api, database_config):
+    assert demo(runner).exit_code == 0
+    office = api
     today = date.today()
     for direction in ("I", "O"):
         movements = office.post("/v1/inventory/movements/filter", {"doc_direction": direction}).json["list"]
@@ -50,8 +58,9 @@ def test_demo_books_90_days_of_goods_in_and_out(runner, client, database_config)
     assert {row["id_warehouse"] for row in inventory} == {1, 2}
 
 
-def test_demo_holds_a_stocktaking_with_differences(runner, client):
-    office = Api(client, demo(runner).stdout.splitlines()[-1])
+def test_demo_holds_a_stocktaking_with_differences(runner, api):
+    assert demo(runner).exit_code == 0
+    office = api
     stocktakings = office.get("/v1/stocktakings/list").json["list"]
     assert len(stocktakings) == 1
     differences = [item for item in stocktakings[0]["stocktaking_items"] if item["amount_diff"] != 0]
@@ -86,7 +95,7 @@ def test_make_demo_fills_a_sqlite_file_that_does_not_exist_yet(tmp_path):
     done = subprocess.run([sys.executable, "-m", "flask", "--app", "app", "demo"], cwd=repo, env=env,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert len(done.stdout.strip().splitlines()) == 1  # the read key, alone on stdout
+    assert len(done.stdout.strip().splitlines()) == 1  # the password, alone on stdout
     connection = sqlite3.connect(path)
     try:
         states = {state for (state,) in connection.execute("SELECT DISTINCT state FROM order_documents")}

@@ -8,7 +8,7 @@ from openapi_spec_validator import validate
 
 from schemas import BATCH_ITEM_FIELDS, BatchItemCreateSchema
 
-OPERATIONS = 25
+OPERATIONS = 29  # the 20 of interface.md; DESIGN 16: keys and the audit trail; DESIGN 18: customers, barcodes, orders
 SHARED = {"401", "422", "500", "503", "507"}
 
 
@@ -35,7 +35,7 @@ def test_the_document_is_valid_openapi_3_1(document):
     validate(document)
 
 
-def test_it_has_the_20_operations_each_named_once(document):
+def test_it_has_every_operation_each_named_once(document):
     found = operations(document)
     assert len(found) == OPERATIONS
     assert len({operation["operationId"] for _, _, operation in found}) == OPERATIONS

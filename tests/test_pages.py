@@ -10,10 +10,11 @@ from datetime import date, timedelta
 import pytest
 
 from app import create_app
-from conftest import Scanner, close_app
+from conftest import PASSWORD, Scanner, close_app
 from helpers import created, order, order_item, product
 from models import ServiceSetting
-from stock import api_keys
+from stock import people
+from stock.audit import cli_actor
 from storage.db import db
 
 
@@ -25,10 +26,11 @@ def token_of(page) -> str:
     return re.search(r'name="token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
 
 
-def sign_in(client, key, next_path=""):
+def sign_in(client, name, password=PASSWORD, next_path=""):
     """Sign in through the form as a browser would: fetch it, post it back with its token."""
     token = token_of(client.get("/login"))
-    return client.post("/login", data={"key": key, "token": token, "next": next_path})
+    return client.post("/login", data={"username": name, "password": password, "token": token,
+                                       "next": next_path})
 
 
 def csv_rows(response) -> list[dict]:
@@ -61,9 +63,10 @@ def depot(api):
 
 
 @pytest.fixture
-def office(client, keys):
-    """The test client signed in with the read key for every warehouse."""
-    response = sign_in(client, keys["read"])
+def office(client, person):
+    """The test client signed in as the person "read", of role read for every warehouse."""
+    person("read")
+    response = sign_in(client, "read")
     assert response.status_code == 302, response.get_data(as_text=True)
     return client
 
@@ -79,54 +82,62 @@ def test_a_page_without_a_session_goes_to_the_login_form(client, path):
 
 
 @pytest.mark.parametrize("role", ["read", "scan", "admin"])
-def test_any_key_of_role_read_or_above_signs_in(client, keys, role):
-    response = sign_in(client, keys[role], "/orders?state=1")
+def test_any_person_of_role_read_or_above_signs_in(client, person, role):
+    person(role)
+    response = sign_in(client, role, next_path="/orders?state=1")
     assert response.status_code == 302
     assert response.headers["Location"] == "/orders?state=1"
     cookie = response.headers["Set-Cookie"]
     assert "HttpOnly" in cookie and "SameSite=Lax" in cookie
-    assert keys[role] not in cookie  # the cookie names the key's id, never the key
+    assert PASSWORD not in cookie  # the cookie names the person's id, never the password
     assert client.get("/").status_code == 200
 
 
-def test_an_unknown_or_revoked_key_is_refused(client, keys, session):
-    api_keys.revoke_key(session, "scan")
-    for key in ("not-a-key", keys["scan"], ""):
-        response = sign_in(client, key)
+def test_an_unknown_name_a_wrong_password_or_a_disabled_person_is_refused(client, person, session):
+    person("scan")
+    person("gone", role="read")
+    people.disable_person(session, cli_actor(), "gone")
+    for name, password in (("nobody", PASSWORD), ("scan", "not the password"), ("gone", PASSWORD),
+                           ("", "")):
+        response = sign_in(client, name, password)
         assert response.status_code == 401
-        assert "unknown or revoked" in response.get_data(as_text=True)
+        assert "name or the password is wrong" in response.get_data(as_text=True)
         assert client.get("/").status_code == 302
 
 
 @pytest.mark.parametrize("target", ["https://elsewhere.example/", "//elsewhere.example/x", "/\\elsewhere"])
-def test_after_signing_in_only_pages_of_the_service_are_followed(client, keys, target):
-    assert sign_in(client, keys["read"], target).headers["Location"] == "/"
+def test_after_signing_in_only_pages_of_the_service_are_followed(client, person, target):
+    person("read")
+    assert sign_in(client, "read", next_path=target).headers["Location"] == "/"
 
 
-def test_a_login_posted_without_the_forms_token_is_refused(client, keys):
+def test_a_login_posted_without_the_forms_token_is_refused(client, person):
+    person("read")
     # As from another site: SameSite=Lax keeps the session cookie (and its token) away.
-    response = client.post("/login", data={"key": keys["read"], "token": "guessed"})
+    response = client.post("/login", data={"username": "read", "password": PASSWORD, "token": "guessed"})
     assert response.status_code == 403
     assert client.get("/").status_code == 302
 
 
-def test_a_login_from_another_origin_is_refused(client, keys):
+def test_a_login_from_another_origin_is_refused(client, person):
+    person("read")
     token = token_of(client.get("/login"))
-    response = client.post("/login", data={"key": keys["read"], "token": token},
+    response = client.post("/login", data={"username": "read", "password": PASSWORD, "token": token},
                            headers={"Origin": "http://evil.example"})
     assert response.status_code == 403
     assert client.get("/").status_code == 302
 
 
-def test_signing_in_starts_a_fresh_session(client, keys):
+def test_signing_in_starts_a_fresh_session(client, person):
+    person("read")
     token_before = token_of(client.get("/login"))
-    sign_in(client, keys["read"])
+    sign_in(client, "read")
     assert token_of(client.get("/")) != token_before
 
 
-def test_a_revoked_key_is_signed_out_at_its_next_page(office, session):
+def test_a_disabled_person_is_signed_out_at_their_next_page(office, session):
     assert office.get("/orders").status_code == 200
-    api_keys.revoke_key(session, "read")
+    people.disable_person(session, cli_actor(), "read")
     response = office.get("/orders")
     assert response.status_code == 302
     assert response.headers["Location"].startswith("/login")
@@ -233,10 +244,11 @@ def test_stock_csv_gives_every_row_the_filters_select(depot, office, monkeypatch
     assert [r["product_code"] for r in csv_rows(office.get("/?format=csv&q=soap&warehouse=2"))] == ["SOAP"]
 
 
-def test_a_key_limited_to_a_warehouse_sees_only_it(depot, client, keys, api):
+def test_a_person_limited_to_a_warehouse_sees_only_it(depot, client, person, api):
     created(api.post("/v1/documents/", order("W2-ORDER", id_warehouse=2, items=[order_item(1, "SOAP", 1)])))
     created(api.post("/v1/documents/", order("W1-ORDER", items=[order_item(1, "SOAP", 1)])))
-    sign_in(client, keys["read_w1"])
+    person("read_w1", [1])
+    sign_in(client, "read_w1")
     assert {row[0] for row in stock_rows(client.get("/"))} == {"1"}
     assert stock_rows(client.get("/?warehouse=2")) == []
     assert {r["id_warehouse"] for r in csv_rows(client.get("/?format=csv"))} == {"1"}

@@ -5,6 +5,7 @@ The browser is conftest's `browser`. The depot is the demo's (operations/demo.py
 pages work offline. WAREHOUSE_SCREENSHOTS=docs keeps the screenshots the README shows.
 """
 import csv
+import json
 import os
 import re
 import shutil
@@ -16,15 +17,18 @@ from playwright.sync_api import expect
 from sqlalchemy.engine import make_url
 
 from app import create_app
-from conftest import close_app
-from stock import api_keys
+from conftest import PASSWORD, close_app
+from helpers import qr_holds
+from operations.demo import OFFICE_PERSON
+from stock import api_keys, audit, people
+from stock.audit import cli_actor
 from storage.db import sqlite_file
 
 TIMEOUT_MS = 15_000
 
 
 def make_demo(app) -> str:
-    """The demo depot in the app's database; its office key."""
+    """The demo depot in the app's database; the password of its office person (role read)."""
     result = app.test_cli_runner().invoke(args=["demo"])
     assert result.exit_code == 0, result.output
     return result.stdout.splitlines()[-1]
@@ -32,28 +36,30 @@ def make_demo(app) -> str:
 
 @pytest.fixture(scope="session")
 def demo_sqlite_depot(sqlite_template, tmp_path_factory):
-    """On SQLite the demo is made once per worker, in a copy of the template: each test copies it."""
+    """On SQLite the demo is made once per worker, in a copy of the template: each test copies it.
+
+    (The password of its office person, which each copy shares.)"""
     if sqlite_template is None:
         return None
     path = tmp_path_factory.mktemp("demo") / "warehouse.db"
     shutil.copyfile(sqlite_template, path)
     app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
-    key = make_demo(app)
+    password = make_demo(app)
     close_app(app)
-    return path, key
+    return path, password
 
 
 @pytest.fixture
 def demo_depot(app, database_config, demo_sqlite_depot, live_server):
-    """The demo depot on the test's database, its office key, and the service serving it."""
+    """The demo depot on the test's database, the service serving it, and its office person's password."""
     if demo_sqlite_depot is None:
         return live_server(), make_demo(app)
-    path, key = demo_sqlite_depot
+    path, password = demo_sqlite_depot
     # SQLite's own copy, page by page: safe where the test's app has the file open.
     with closing(sqlite3.connect(path)) as demo, \
             closing(sqlite3.connect(sqlite_file(make_url(database_config["SQLALCHEMY_DATABASE_URI"])))) as test:
         demo.backup(test)
-    return live_server(), key
+    return live_server(), password
 
 
 @pytest.fixture
@@ -79,10 +85,11 @@ def page(browser, demo_depot):
     context.close()
 
 
-def sign_in(page, key):
+def sign_in(page, password, name=OFFICE_PERSON):
     page.goto(page.base + "/")
     expect(page).to_have_url(re.compile(r"/login\?next="))
-    page.get_by_label("Key").fill(key)
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Password").fill(password)
     page.get_by_role("button", name="Sign in").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Stock")
 
@@ -94,8 +101,8 @@ def keep_screenshot(path, name: str) -> None:
 
 
 def test_office_signs_in_visits_every_page_filters_downloads_and_sees_the_chart(page, demo_depot, tmp_path):
-    _, key = demo_depot
-    sign_in(page, key)
+    _, password = demo_depot
+    sign_in(page, password)
     assert page.locator("#stock tbody tr").count() > 20
     shot = tmp_path / "stock.png"
     page.screenshot(path=shot)
@@ -152,16 +159,17 @@ def test_documents_orders_and_stocktakings_show_the_demo(page, demo_depot):
     assert page.elsewhere == []
 
 
-def test_a_revoked_key_is_signed_out_at_its_next_page(page, demo_depot, session):
+def test_a_disabled_person_is_signed_out_at_their_next_page(page, demo_depot, session):
     sign_in(page, demo_depot[1])
     page.get_by_role("link", name="Orders", exact=True).click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Orders")
-    api_keys.revoke_key(session, "demo-office")
+    people.disable_person(session, cli_actor(), OFFICE_PERSON)
     page.get_by_role("link", name="Stocktakings", exact=True).click()
     expect(page).to_have_url(re.compile(r"/login\?next=/stocktakings"))
-    page.get_by_label("Key").fill(demo_depot[1])
+    page.get_by_label("Name").fill(OFFICE_PERSON)
+    page.get_by_label("Password").fill(demo_depot[1])
     page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("alert")).to_contain_text("unknown or revoked")
+    expect(page.get_by_role("alert")).to_contain_text("name or the password is wrong")
 
 
 def test_signing_out_ends_the_session(page, demo_depot):
@@ -173,14 +181,15 @@ def test_signing_out_ends_the_session(page, demo_depot):
 
 
 def test_a_login_form_on_another_site_cannot_sign_the_browser_in(browser, demo_depot):
-    server, key = demo_depot
+    server, password = demo_depot
     context = browser.new_context()
     context.set_default_timeout(TIMEOUT_MS)
     try:
-        # A page of another origin that posts the service's login form with a key it knows.
+        # A page of another origin that posts the service's login form with a password it knows.
         context.route("http://elsewhere.test/**", lambda route: route.fulfill(
             content_type="text/html", body=f"""<form method="post" action="http://127.0.0.1:{server.port}/login">
-            <input name="key" value="{key}"><input name="token" value="guessed"><button>go</button></form>"""))
+            <input name="username" value="{OFFICE_PERSON}"><input name="password" value="{password}">
+            <input name="token" value="guessed"><button>go</button></form>"""))
         tab = context.new_page()
         tab.goto(f"http://127.0.0.1:{server.port}/login")  # the browser holds a session with a token
         tab.goto("http://elsewhere.test/")
@@ -202,8 +211,10 @@ TOUCH_TARGETS = ("header a, a.button, button, summary, select, td a, th a, .page
 
 
 def sign_in_as_admin(page, session) -> None:
-    """Sign the tab in with a fresh admin key (the demo's office key only reads)."""
-    sign_in(page, api_keys.create_key(session, "office-admin", "admin"))
+    """Sign the tab in as a fresh admin person (the demo's office person only reads)."""
+    people.create_person(session, cli_actor(), "office-admin", "admin", PASSWORD)
+    session.remove()
+    sign_in(page, PASSWORD, "office-admin")
 
 
 def office_paths(page) -> list[str]:
@@ -356,3 +367,86 @@ def test_paper_shows_no_navigation_black_on_white(page, demo_depot, session):
     breaks = page.locator("section.document").evaluate_all(
         "sections => sections.map(s => getComputedStyle(s).breakBefore)")
     assert len(breaks) > 1 and breaks[0] != "page" and set(breaks[1:]) == {"page"}
+
+
+# --- the admin pages (DESIGN 16): people, pairing a scanner, the audit trail -------------------------
+
+@pytest.mark.parametrize("width, height", [(1280, 820), (390, 844)])
+def test_an_admin_pairs_a_scanner_whose_qr_code_holds_the_address_and_key(browser, demo_depot, session, tmp_path,
+                                                                          width, height):
+    server, _ = demo_depot
+    people.create_person(session, cli_actor(), "anna", "admin", PASSWORD)
+    session.remove()
+    context = browser.new_context(viewport={"width": width, "height": height})
+    context.set_default_timeout(TIMEOUT_MS)
+    base = f"http://127.0.0.1:{server.port}"
+    try:
+        tab = context.new_page()
+        tab.base = base
+        sign_in(tab, PASSWORD, "anna")
+        tab.get_by_role("link", name="Keys", exact=True).click()
+        expect(tab.get_by_role("heading", level=1)).to_have_text("Keys")
+        tab.get_by_label("Device name").fill("scanner-gate-2")
+        tab.get_by_label("Warehouses").fill("1")
+        tab.get_by_label("Expires after (days)").fill("365")
+        with tab.expect_response(re.compile(r"/admin/keys$")) as answered:
+            tab.get_by_role("button", name="Make key and show pairing code").click()
+        assert answered.value.headers["cache-control"] == "no-store"
+        expect(tab.get_by_role("heading", level=1)).to_have_text("Pair scanner-gate-2")
+        key = tab.locator("#pair-key").inner_text()
+        assert tab.locator("#pair-url").inner_text() == base + "/"
+        qr = tab.locator("svg.qr")
+        expect(qr).to_be_visible()
+        box = qr.bounding_box()
+        assert box["width"] >= 200 and box["x"] >= 0 and box["x"] + box["width"] <= width  # whole on screen
+        assert qr_holds(qr.evaluate("svg => svg.outerHTML"), json.dumps({"url": base + "/", "key": key}))
+        # The key the code carries works, for what the form asked.
+        answer = tab.request.get(base + "/v1/products/", headers={"TS-Apikey": key})
+        assert answer.status == 200
+        if width == 1280:
+            shot = tmp_path / "admin-keys-pairing.png"
+            tab.screenshot(path=shot, full_page=True)
+            keep_screenshot(shot, "admin-keys-pairing.png")
+
+        # Leaving the page forgets the key: the list shows the device, never the key.
+        tab.get_by_role("link", name="Done: back to the keys").click()
+        row = tab.locator('#keys tr[data-name="scanner-gate-2"]')
+        expect(row).to_contain_text("scan")
+        assert key not in tab.content()
+
+        # A person, from the people page.
+        tab.get_by_role("link", name="People", exact=True).click()
+        form = tab.locator("#add-person")
+        form.get_by_label("Name").fill("ben")
+        form.get_by_label("Role").select_option("read")
+        form.get_by_label("Password").fill("a password for ben")
+        form.get_by_role("button", name="Add").click()
+        expect(tab.get_by_role("status")).to_contain_text("ben may sign in now")
+        expect(tab.locator('#people tr[data-name="ben"]')).to_contain_text("read")
+        if width == 1280:
+            shot = tmp_path / "admin-people.png"
+            tab.screenshot(path=shot, full_page=True)
+            keep_screenshot(shot, "admin-people.png")
+
+        # The trail shows both, newest first, with who and from where.
+        tab.get_by_role("link", name="Audit", exact=True).click()
+        expect(tab.get_by_role("heading", level=1)).to_have_text("Audit trail")
+        rows = tab.locator("#audit tbody tr")
+        expect(rows.first).to_contain_text("user.create")
+        assert "ben" in rows.nth(0).inner_text() and "anna" in rows.nth(0).inner_text()
+        assert "key.create" in rows.nth(1).inner_text() and "scanner-gate-2" in rows.nth(1).inner_text()
+        tab.get_by_label("Kind").fill("key")
+        tab.get_by_role("button", name="Show").click()
+        expect(rows).to_have_count(1)
+        assert "127.0.0.1" in rows.first.inner_text()
+    finally:
+        context.close()
+    assert [e["kind"] for e in audit.list_entries(session, who="anna")] == ["user.create", "key.create"]
+
+
+def test_a_person_of_role_read_gets_no_admin_page(page, demo_depot):
+    sign_in(page, demo_depot[1])
+    assert page.get_by_role("link", name="Keys", exact=True).count() == 0
+    page.goto(page.base + "/admin/keys")
+    expect(page.get_by_role("alert")).to_contain_text("role admin")
+    assert page.elsewhere == []

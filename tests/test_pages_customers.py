@@ -8,8 +8,9 @@ from test_pages import csv_rows, office, sign_in, token_of  # noqa: F401 (office
 
 
 @pytest.fixture
-def admin(client, keys):
-    assert sign_in(client, keys["admin"]).status_code == 302
+def admin(client, keys, person):
+    person("admin")
+    assert sign_in(client, "admin").status_code == 302
     return client
 
 

@@ -10,8 +10,9 @@ from test_pages import Depot, csv_rows, office, sign_in, token_of  # noqa: F401 
 
 
 @pytest.fixture
-def admin(client, keys):
-    assert sign_in(client, keys["admin"]).status_code == 302
+def admin(client, keys, person):
+    person("admin")
+    assert sign_in(client, "admin").status_code == 302
     return client
 
 
@@ -108,8 +109,9 @@ def test_a_read_key_may_neither_release_nor_close(shop, office, api):
     assert api.get("/v1/documents/SO-2").json["item"]["state"] == 1
 
 
-def test_an_order_out_of_the_keys_warehouses_is_a_404_page(shop, client, keys):
-    sign_in(client, keys["read_w1"])
+def test_an_order_out_of_the_persons_warehouses_is_a_404_page(shop, client, person):
+    person("read_w1", [1])
+    sign_in(client, "read_w1")
     response = client.get("/orders/SO-3")
     assert response.status_code == 404 and response.mimetype == "text/html"
     assert listed(client.get("/orders")) == ["SO-2", "SO-1"]

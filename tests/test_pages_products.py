@@ -14,9 +14,10 @@ from test_pages import Depot, csv_rows, office, sign_in, token_of  # noqa: F401 
 
 
 @pytest.fixture
-def admin(client, keys):
+def admin(client, keys, person):
     """The test client signed in with the admin key."""
-    assert sign_in(client, keys["admin"]).status_code == 302
+    person("admin")
+    assert sign_in(client, "admin").status_code == 302
     return client
 
 

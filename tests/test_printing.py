@@ -53,15 +53,17 @@ def depot(api, session):
 
 
 @pytest.fixture
-def office(client, keys):
-    assert sign_in(client, keys["read"]).status_code == 302
+def office(client, person):
+    person("read")
+    assert sign_in(client, "read").status_code == 302
     return client
 
 
 @pytest.fixture
-def office_w1(client, keys):
-    """Signed in with a read key limited to warehouse 1."""
-    assert sign_in(client, keys["read_w1"]).status_code == 302
+def office_w1(client, person):
+    """Signed in as a person of role read limited to warehouse 1."""
+    person("read_w1", [1])
+    assert sign_in(client, "read_w1").status_code == 302
     return client
 
 
@@ -138,9 +140,10 @@ def test_a_sheet_puts_the_labels_on_a4_pages(office, depot):
     assert scanned(response.data, page=2) == [(EAN, "EAN13")]
 
 
-def test_the_label_size_follows_the_setting(make_app, depot, keys):
+def test_the_label_size_follows_the_setting(make_app, depot, person):
+    person("read")
     client = make_app(LABEL_SIZE=(100.0, 50.0)).test_client()
-    sign_in(client, keys["read"])
+    sign_in(client, "read")
     response = client.get("/products/MILK/label.pdf")
     assert page_size_mm(pdf_pages(response.data)) == (100.0, 50.0)
     assert "^PW800\n^LL400" in client.get("/products/MILK/label.zpl").get_data(as_text=True)

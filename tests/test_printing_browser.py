@@ -41,8 +41,8 @@ def goods_out(session):
 @pytest.mark.live
 @pytest.mark.parametrize("width", [1280, 390])
 def test_a_delivery_note_prints_without_the_navigation(page, demo_depot, goods_out, width, tmp_path):
-    _, key = demo_depot
-    sign_in(page, key)
+    _, password = demo_depot
+    sign_in(page, password)
     page.set_viewport_size({"width": width, "height": 900})
     doc_number, ufid = goods_out
     page.goto(f"{page.base}/documents/{doc_number}/delivery-note")
@@ -66,8 +66,8 @@ def test_a_delivery_note_prints_without_the_navigation(page, demo_depot, goods_o
 @pytest.mark.live
 @pytest.mark.parametrize("width", [1280, 390])
 def test_a_count_sheet_prints_without_the_navigation_and_without_book_amounts(page, demo_depot, width):
-    _, key = demo_depot
-    sign_in(page, key)
+    _, password = demo_depot
+    sign_in(page, password)
     page.set_viewport_size({"width": width, "height": 900})
     page.goto(f"{page.base}/warehouses/1/count-sheet")
     expect(page.get_by_role("heading", level=1)).to_have_text("Count sheet: warehouse 1")

@@ -1,6 +1,6 @@
 """routes/operation.py and routes/parsing.py: what every /v1 operation shares, its query parameters above all.
 
-One rule for all 20 operations (docs/api.md, "Query parameters"): a parameter the
+One rule for every operation (docs/api.md, "Query parameters"): a parameter the
 operation does not name, or a value it does not take, is 422 naming it.
 """
 import os
@@ -21,12 +21,14 @@ EVERY_OPERATION = [
     ("POST", "/v1/inventory/movements/filter"), ("GET", "/v1/overview/docs_and_stocktaking"),
     ("GET", "/v1/overview/monthly_movement"), ("POST", "/v1/customers/"), ("POST", "/v1/customers/1"),
     ("GET", "/v1/barcodes/123"), ("POST", "/v1/documents/close/D1"), ("POST", "/v1/documents/release/D1"),
+    # DESIGN 16: keys over HTTP and the audit trail.
+    ("GET", "/v1/keys/"), ("POST", "/v1/keys/"), ("DELETE", "/v1/keys/scanner-1"), ("GET", "/v1/audit/"),
 ]
 
 
 def test_the_list_names_every_operation_of_the_app(app):
     assert len(EVERY_OPERATION) == len([rule for rule in app.url_map.iter_rules()
-                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 25
+                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 29
 
 
 @pytest.mark.parametrize("method, path", EVERY_OPERATION)
