@@ -50,6 +50,7 @@ def app_config(environ=None) -> dict:
         "SQLALCHEMY_DATABASE_URI": text(environ, "DATABASE_URL", "sqlite:///warehouse.db"),
         "ALLOW_NEGATIVE_STOCK": flag(environ, "WAREHOUSE_ALLOW_NEGATIVE_STOCK", False),
         "ACQUIRE_TIMEOUT": number(environ, "WAREHOUSE_ACQUIRE_TIMEOUT", 1800),
+        "MAX_FUTURE_DAYS": number(environ, "WAREHOUSE_MAX_FUTURE_DAYS", 7),
         "MAX_CONTENT_LENGTH": number(environ, "WAREHOUSE_MAX_BODY", 10 * 1024 * 1024, minimum=1),
         # How long a request waits for the database (a write lock on SQLite, the
         # writers' lock on PostgreSQL) before it answers 503 `unavailable`.

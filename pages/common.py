@@ -6,13 +6,15 @@ the pages of one concern; they import from here, never from each other.
 import csv
 import io
 
-from flask import Response, render_template, request, url_for
+from flask import Response, g, render_template, request, url_for
 from werkzeug.exceptions import HTTPException
 
 from pages import bp
 from pages.signin import form_token
 from stock.errors import ServiceError
+from stock import warehouses as warehouse_records
 from stock.quantities import from_milli
+from storage.db import db
 
 PER_PAGE = {"stock": 100, "documents": 25, "orders": 50, "stocktakings": 10}
 STATES = {0: "closed", 1: "imported", 2: "being processed", 3: "batch exists"}
@@ -24,9 +26,23 @@ def amount(milli: int) -> str:
     return str(from_milli(milli))
 
 
+def warehouse_names() -> dict[int, str]:
+    """{id: name} of every warehouse, read once per page."""
+    if "warehouse_names" not in g:
+        g.warehouse_names = warehouse_records.names(db.session)
+    return g.warehouse_names
+
+
+@bp.app_template_filter("warehouse")
+def warehouse_name(id_warehouse: int) -> str:
+    """A warehouse as people know it: by its name (DESIGN 17), its number only if it has none."""
+    return warehouse_names().get(id_warehouse) or f"Warehouse {id_warehouse}"
+
+
 @bp.app_context_processor
 def page_globals():
-    return {"states": STATES, "directions": DIRECTIONS, "csv_url": csv_url, "form_token": form_token}
+    return {"states": STATES, "directions": DIRECTIONS, "csv_url": csv_url, "form_token": form_token,
+            "warehouse_names": warehouse_names}
 
 
 @bp.after_request

@@ -47,7 +47,7 @@ DOCUMENT = "warehouse_openapi"
 
 @bp.get(OPENAPI_PATH)
 def openapi_document():
-    """The OpenAPI 3.1 document of the 20 operations (no key needed)."""
+    """The OpenAPI 3.1 document of the /v1 operations (no key needed)."""
     # Built at the first call (about 50 ms), not with every app; two threads building it at
     # once build the same document.
     document = current_app.extensions.get(DOCUMENT)

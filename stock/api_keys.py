@@ -11,6 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from models import ApiKey
 from stock.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from stock.warehouses import require_warehouses
 from storage.db import reading, writing
 
 audit = logging.getLogger("warehouse.audit")
@@ -95,6 +96,7 @@ def create_key(session, name: str, role: str, warehouses: list[int] | None = Non
     with writing(session):
         if session.scalar(select(ApiKey.id).where(ApiKey.name == name)) is not None:
             raise Conflict(f"A key named {name!r} exists already.")
+        require_warehouses(session, warehouses or [])
         session.add(ApiKey(
             name=name, role=role, key_hash=hash_key(key),
             warehouses=",".join(str(w) for w in sorted(set(warehouses or []))),

@@ -20,12 +20,13 @@ EVERY_OPERATION = [
     ("DELETE", "/v1/stocktakings/?date=2026-11-21&id_warehouse=1"), ("POST", "/v1/inventory/filter"),
     ("POST", "/v1/inventory/movements/filter"), ("GET", "/v1/overview/docs_and_stocktaking"),
     ("GET", "/v1/overview/monthly_movement"),
+    ("GET", "/v1/warehouses/"), ("POST", "/v1/warehouses/"), ("POST", "/v1/warehouses/1"),
 ]
 
 
 def test_the_list_names_every_operation_of_the_app(app):
     assert len(EVERY_OPERATION) == len([rule for rule in app.url_map.iter_rules()
-                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 20
+                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 23
 
 
 @pytest.mark.parametrize("method, path", EVERY_OPERATION)
