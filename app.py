@@ -157,6 +157,12 @@ def _serve(argv) -> None:
     args = parser.parse_args(argv)
 
     logs.configure(defaults["log_file"], defaults["log_max_mb"], defaults["log_keep"])
+    # First the port: a service that cannot listen must stop before it writes anything.
+    try:
+        sock = serving.bind(args.host, args.port)
+    except serving.PortInUse as refused:
+        print(f"Refusing to start: {refused}", file=sys.stderr, flush=True)
+        sys.exit(2)
     config = {"SQLALCHEMY_DATABASE_URI": args.database_url} if args.database_url else None
     app = create_app(config)
     try:
@@ -172,6 +178,8 @@ def _serve(argv) -> None:
         logs.audit.info("key 'admin' (admin) created by python app.py: no key existed")
         print("No API key existed, so an admin key was made. It is shown only this once:", flush=True)
         print(f"  TS-Apikey: {new_key}", flush=True)
+    for partial in backups.remove_partials(app):
+        log.info("removed %s, left by a backup that did not finish", partial)
     log.info("serving on http://%s:%s with %s threads, database %s", args.host, args.port,
              args.threads, make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string())
 
@@ -182,7 +190,7 @@ def _serve(argv) -> None:
         automatic.stop()
         close_storage(app)
 
-    serving.serve_until_stopped(app, args.host, args.port, args.threads, on_stop=on_stop)
+    serving.serve_until_stopped(app, sock, args.threads, on_stop=on_stop)
     serving.skip_final_collections()  # the database is closed (on_stop)
 
 

@@ -51,10 +51,18 @@ def backup_dir(app) -> str:
     return os.path.join(base, configured)
 
 
-def new_backup_path(app, label: str = "") -> str:
+# Copies that are not automatic live in folders of their own inside the backup folder, so
+# that rotation, which counts only the automatic ones beside them, never removes one.
+MANUAL = "manual"
+BEFORE_RESTORE = "before-restore"
+
+
+def new_backup_path(app, label: str = "", kind: str | None = None) -> str:
+    """A free name for a new copy: automatic ones (kind None) in the backup folder, the others
+    in its subfolder `kind` (MANUAL, BEFORE_RESTORE)."""
     sqlite = sqlite_file(make_url(app.config["SQLALCHEMY_DATABASE_URI"])) is not None
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    folder = backup_dir(app)
+    folder = backup_dir(app) if kind is None else os.path.join(backup_dir(app), kind)
     for n in range(1000):  # two backups in one second get -1, -2...
         name = f"{PREFIX}{stamp}{label}{f'-{n}' if n else ''}{'.db' if sqlite else '.dump'}"
         path = os.path.join(folder, name)
@@ -145,10 +153,18 @@ def check_sqlite_copy(path: str) -> None:
 
 # --- keep the newest --------------------------------------------------------------------------
 
-def rotate(folder: str, keep: int) -> list[str]:
-    """Remove all but the newest `keep` backups this service named in `folder`; those removed."""
+def automatic_backups(folder: str) -> list[str]:
+    """The automatic backups in `folder`, oldest first (their names hold the time)."""
     ours = sorted(glob.glob(os.path.join(glob.escape(folder), f"{PREFIX}*")), key=os.path.basename)
-    ours = [path for path in ours if path.endswith((".db", ".dump"))]
+    return [path for path in ours if path.endswith((".db", ".dump"))]
+
+
+def rotate(folder: str, keep: int) -> list[str]:
+    """Remove all but the newest `keep` automatic backups in `folder`; those removed.
+
+    Manual copies and those made before a restore (in their subfolders) and before an
+    upgrade (beside the database) are never counted here."""
+    ours = automatic_backups(folder)
     removed = ours[:-keep] if keep > 0 else []
     for path in removed:
         os.remove(path)
@@ -162,8 +178,34 @@ def backup_and_rotate(app, engine) -> str:
     return path
 
 
+def seconds_since_last_automatic(app) -> float | None:
+    """How long ago the newest automatic backup was written; None when there is none."""
+    newest = automatic_backups(backup_dir(app))
+    if not newest:
+        return None
+    return max(0.0, time.time() - os.path.getmtime(newest[-1]))
+
+
+def remove_partials(app) -> list[str]:
+    """Remove the `.partial` files a backup killed half-way left in the backup folder and its
+    subfolders (a restart loop would otherwise fill the disk with them); those removed."""
+    folder = backup_dir(app)
+    found = glob.glob(os.path.join(glob.escape(folder), "*.partial")) + \
+        glob.glob(os.path.join(glob.escape(folder), "*", "*.partial"))
+    removed = []
+    for path in found:
+        try:
+            os.remove(path)
+            removed.append(path)
+        except FileNotFoundError:
+            pass
+    return removed
+
+
 class Automatic:
-    """The service's own backups: one at start-up, then every BACKUP_HOURS (0: never).
+    """The service's own backups: every BACKUP_HOURS (0: never), the first at start-up only
+    when the newest automatic backup is older than that, so a service restarted again and
+    again never rotates the good backups away.
 
     A failed backup is logged and the service goes on.
     """
@@ -185,6 +227,12 @@ class Automatic:
             self.thread.join(timeout)
 
     def _run(self) -> None:
+        since = seconds_since_last_automatic(self.app)
+        if since is not None and since < self.hours * 3600:
+            log.info("the last automatic backup is %.1f hour(s) old: the next one in %.1f hour(s)",
+                     since / 3600, self.hours - since / 3600)
+            if self.stopping.wait(self.hours * 3600 - since):
+                return
         while not self.stopping.is_set():
             try:
                 log.info("backup written to %s", backup_and_rotate(self.app, self.engine))
@@ -298,7 +346,7 @@ def backup_command(path):
     """Write a checked copy of the database while the service runs; its path on the last line."""
     app = current_app
     try:
-        written = take_backup(db.engine, path or new_backup_path(app))
+        written = take_backup(db.engine, path or new_backup_path(app, kind=MANUAL))
     except BackupFailed as error:
         raise click.ClickException(str(error)) from None
     click.echo("The copy passed integrity_check and the balance check." if sqlite_file(db.engine.url)
@@ -316,7 +364,7 @@ def restore_command(path):
         if sqlite_file(db.engine.url):
             check_sqlite_copy(path)
         # Unchecked: a database that fails the checks is just the one an operator replaces.
-        kept = new_backup_path(app, "-before-restore")
+        kept = new_backup_path(app, "-before-restore", kind=BEFORE_RESTORE)
         os.makedirs(os.path.dirname(kept), exist_ok=True)
         copy_sqlite(db.engine, kept) if sqlite_file(db.engine.url) else pg_dump(db.engine, kept)
         lost = restore(db.engine, path)

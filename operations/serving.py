@@ -10,6 +10,7 @@ waitress also answers what it cannot parse itself (a raw non-ASCII byte in the
 query, say), before the app sees anything, with a text/plain page. Clients read
 every error as the JSON body of DESIGN 3, so its error task writes that body.
 """
+import errno
 import gc
 import json
 import logging
@@ -62,10 +63,31 @@ class _Wakeup(wasyncore.dispatcher):
         self.recv(512)  # the signal numbers; the stop flag says what to do
 
 
-def serve_until_stopped(app, host: str, port: int, threads: int, on_stop=None) -> None:
+class PortInUse(Exception):
+    """The address to listen on is taken (or not ours to take); the message says which and how to change it."""
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket, taken before anything else happens at start-up: a service that
+    cannot listen must fail before it writes anything (an upgrade copy, a backup)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        # create_server sets SO_REUSEADDR on POSIX only (on Windows it would let two
+        # processes share the port).
+        return socket.create_server((host, port), family=family, backlog=1024)
+    except OSError as error:
+        reason = "it is already in use (address already in use)" if error.errno in (
+            errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1)) else error.strerror or str(error)
+        raise PortInUse(f"cannot listen on {host} port {port}: {reason}. Choose another port with "
+                        f"WAREHOUSE_PORT or --port (or another address with WAREHOUSE_HOST or --host).") \
+            from None
+
+
+def serve_until_stopped(app, sock: socket.socket, threads: int, on_stop=None, **adjustments) -> None:
+    """Serve on the bound socket until a stop signal; `adjustments` are waitress's."""
     # waitress keeps its own (1 GB) body limit, so that Flask answers an oversized
     # body with the JSON 413 first.
-    server = waitress.create_server(app, host=host, port=port, threads=threads)
+    server = waitress.create_server(app, sockets=[sock], threads=threads, **adjustments)
     for listener in [server, *getattr(server, "map", {}).values()]:
         if isinstance(listener, BaseWSGIServer):
             listener.channel_class = JSONErrorChannel
