@@ -33,11 +33,15 @@ bench: $(VENV)/installed
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 	$(PY) bench/run.py
 
-# A fresh demo depot in demo.db (the old one is replaced), then served like `make run`.
+# A fresh demo depot in demo/ (the old one is replaced), then served like `make run`. Its
+# database and its backups (demo/backups) stay apart from the depot's own, and its depot
+# identity tells `flask restore` that a demo backup is not the depot's.
+DEMO_ENV := DATABASE_URL=sqlite:///demo/warehouse.db WAREHOUSE_BACKUP_DIR=backups WAREHOUSE_DEPOT_NAME="Demo depot (make demo)"
 demo: $(VENV)/installed
-	rm -f demo.db demo.db-wal demo.db-shm demo.db-changes
-	DATABASE_URL=sqlite:///demo.db $(VENV)/bin/flask --app app demo
-	DATABASE_URL=sqlite:///demo.db $(PY) app.py
+	rm -rf demo
+	mkdir -p demo
+	$(DEMO_ENV) $(VENV)/bin/flask --app app demo
+	$(DEMO_ENV) $(PY) app.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -13,7 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 import pages
 import routes
-from operations import backups, cli, logs, serving, settings, upgrades
+from operations import backups, cli, depot, logs, serving, settings, upgrades
 from stock import api_keys
 from stock.errors import ServiceError, SettingError, Unavailable
 from storage import cache
@@ -178,10 +178,13 @@ def _serve(argv) -> None:
         logs.audit.info("key 'admin' (admin) created by python app.py: no key existed")
         print("No API key existed, so an admin key was made. It is shown only this once:", flush=True)
         print(f"  TS-Apikey: {new_key}", flush=True)
+    with app.app_context():
+        made = depot.identity(db.engine, app.config["DEPOT_NAME"])
     for partial in backups.remove_partials(app):
         log.info("removed %s, left by a backup that did not finish", partial)
-    log.info("serving on http://%s:%s with %s threads, database %s", args.host, args.port,
-             args.threads, make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string())
+    log.info("serving on http://%s:%s with %s threads, database %s, %s", args.host, args.port,
+             args.threads, make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string(),
+             depot.describe(made))
 
     with app.app_context():
         automatic = backups.Automatic(app, db.engine).start()

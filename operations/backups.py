@@ -24,7 +24,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
-from operations import logs, settings, upgrades
+from operations import depot, logs, settings, upgrades
 from stock import reports
 from storage import cache
 from storage.db import db, sqlite_file
@@ -73,9 +73,13 @@ def new_backup_path(app, label: str = "", kind: str | None = None) -> str:
 
 # --- take, check ------------------------------------------------------------------------------
 
-def take_backup(engine, path: str) -> str:
-    """A checked copy of the database at `path`; the path. Raises BackupFailed."""
+def take_backup(engine, path: str, depot_name: str | None = None) -> str:
+    """A checked copy of the database at `path`; the path. Raises BackupFailed.
+
+    The copy carries the depot's identity (made now if the database has none yet, named
+    `depot_name`), so that a restore can tell whose backup it is."""
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    made = depot.identity(engine, depot_name)
     if sqlite_file(engine.url) is None:
         pg_dump(engine, path)
         return path
@@ -87,9 +91,16 @@ def take_backup(engine, path: str) -> str:
     except BackupFailed:
         os.remove(path)
         raise
-    log.info("backup %s: copied in %.1f s, checked in %.1f s", path, copied - started,
-             time.monotonic() - copied)
+    log.info("backup %s of %s: copied in %.1f s, checked in %.1f s", path, depot.describe(made),
+             copied - started, time.monotonic() - copied)
     return path
+
+
+def identity_of_backup(path: str) -> dict | None:
+    """The depot identity a backup (SQLite copy or pg_dump file) holds; None if it has none."""
+    with open(path, "rb") as file:
+        sqlite = file.read(16) == b"SQLite format 3\x00"
+    return depot.of_sqlite_copy(path) if sqlite else depot.of_dump(_pg_tool("pg_restore"), path)
 
 
 def copy_sqlite(engine, target: str) -> None:
@@ -172,7 +183,7 @@ def rotate(folder: str, keep: int) -> list[str]:
 
 
 def backup_and_rotate(app, engine) -> str:
-    path = take_backup(engine, new_backup_path(app))
+    path = take_backup(engine, new_backup_path(app), app.config.get("DEPOT_NAME"))
     for old in rotate(backup_dir(app), app.config["BACKUP_KEEP"]):
         log.info("backup %s removed: only the newest %s are kept", old, app.config["BACKUP_KEEP"])
     return path
@@ -346,9 +357,10 @@ def backup_command(path):
     """Write a checked copy of the database while the service runs; its path on the last line."""
     app = current_app
     try:
-        written = take_backup(db.engine, path or new_backup_path(app, kind=MANUAL))
+        written = take_backup(db.engine, path or new_backup_path(app, kind=MANUAL), app.config.get("DEPOT_NAME"))
     except BackupFailed as error:
         raise click.ClickException(str(error)) from None
+    click.echo(f"A backup of {depot.describe(depot.identity(db.engine))}.", err=True)
     click.echo("The copy passed integrity_check and the balance check." if sqlite_file(db.engine.url)
                else "pg_dump wrote the copy and pg_restore can read it.", err=True)
     click.echo(os.path.abspath(written))
@@ -356,13 +368,21 @@ def backup_command(path):
 
 @click.command("restore")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--other-depot", is_flag=True,
+              help="Restore even though the backup is of another depot than this database's.")
 @with_appcontext
-def restore_command(path):
+def restore_command(path, other_depot):
     """Put a backup in place of the database, also while the service runs."""
     app = current_app
     try:
         if sqlite_file(db.engine.url):
             check_sqlite_copy(path)
+        theirs, ours = identity_of_backup(path), depot.identity_if_any(db.engine)
+        if theirs and ours and theirs["id"] != ours["id"] and not other_depot:
+            raise BackupFailed(
+                f"{path} is a backup of {depot.describe(theirs)}, not of this database's "
+                f"{depot.describe(ours)}. Nothing was changed. If you mean to replace this depot's "
+                f"data with the other's, run the command again with --other-depot.")
         # Unchecked: a database that fails the checks is just the one an operator replaces.
         kept = new_backup_path(app, "-before-restore", kind=BEFORE_RESTORE)
         os.makedirs(os.path.dirname(kept), exist_ok=True)
@@ -373,8 +393,9 @@ def restore_command(path):
         raise click.ClickException(str(error)) from None
     config = settings.server_config()
     logs.configure_for_command(config["log_file"], config["log_max_mb"], config["log_keep"])
-    audit.info("database restored from %s by %s; %d batch(es) booked after that backup are gone; "
-               "the database before the restore is %s", os.path.abspath(path), logs.who("flask restore"),
+    audit.info("database restored from %s (%s) by %s; %d batch(es) booked after that backup are gone; "
+               "the database before the restore is %s", os.path.abspath(path), depot.describe(theirs),
+               logs.who("flask restore"),
                lost, kept)
-    click.echo(f"Restored from {path}. {lost} batch(es) booked after that backup are gone; "
-               f"the database as it was before is kept in {kept}.")
+    click.echo(f"Restored from {path}, a backup of {depot.describe(theirs)}. {lost} batch(es) booked "
+               f"after that backup are gone; the database as it was before is kept in {kept}.")

@@ -298,9 +298,12 @@ def demo():
     """Fill an empty database with a demo depot and print a read key for the pages."""
     from operations import demo as depot
 
+    from operations import depot as identity
+
     depot.ensure_schema()
     try:
         made = depot.build(db.session)
+        identity.identity(db.engine, current_app.config.get("DEPOT_NAME") or "Demo depot (make demo)")
     except depot.DemoRefused as refused:
         fail(str(refused))
     except ServiceError as error:

@@ -59,6 +59,8 @@ def app_config(environ=None) -> dict:
         "BACKUP_KEEP": number(environ, "WAREHOUSE_BACKUP_KEEP", 14, minimum=1),
         "BACKUP_DIR": text(environ, "WAREHOUSE_BACKUP_DIR", None),
         "BOOTSTRAP_API_KEY": text(environ, "WAREHOUSE_API_KEY", None),
+        # The name a new database's depot identity gets (operations/depot.py).
+        "DEPOT_NAME": text(environ, "WAREHOUSE_DEPOT_NAME", None),
     }
 
 
