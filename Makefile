@@ -5,9 +5,15 @@ PY := $(VENV)/bin/python
 
 .PHONY: run test bench demo clean
 
+# Two stamps: `make run` installs what the service needs (requirements.txt) and nothing more;
+# the tests and the benchmark also install their tools (requirements-dev.txt).
 $(VENV)/installed: requirements.txt
-	$(PYTHON) -m venv $(VENV)
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/installed-dev: $(VENV)/installed requirements-dev.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
 run: $(VENV)/installed
@@ -18,7 +24,7 @@ run: $(VENV)/installed
 # The suite starts about 70 Python processes and two pytest workers: with bytecode written (empty
 # PYTHONDONTWRITEBYTECODE), each reads the code compiled instead of compiling it again.
 test: export PYTHONDONTWRITEBYTECODE :=
-test: $(VENV)/installed
+test: $(VENV)/installed-dev
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
 	@echo "== tests on SQLite =="
 	$(PY) -m pytest -q
@@ -29,7 +35,7 @@ test: $(VENV)/installed
 		echo "== PostgreSQL skipped: WAREHOUSE_TEST_DATABASE_URL is not set =="; \
 	fi
 
-bench: $(VENV)/installed
+bench: $(VENV)/installed-dev
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 	$(PY) bench/run.py
 

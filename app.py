@@ -17,6 +17,7 @@ from operations import backups, cli, depot, logs, serving, settings, upgrades
 from stock import api_keys
 from stock.errors import ServiceError, SettingError, Unavailable
 from storage import cache
+from version import VERSION
 from storage.db import (checkpoint, configure_postgresql, configure_sqlite, db, postgresql_connect_args,
                         sqlite_file, storage_fault)
 
@@ -154,9 +155,10 @@ def _serve(argv) -> None:
     parser.add_argument("--port", type=int, default=defaults["port"])
     parser.add_argument("--threads", type=int, default=defaults["threads"])
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--version", action="version", version=f"warehouse service {VERSION}")
     args = parser.parse_args(argv)
 
-    logs.configure(defaults["log_file"], defaults["log_max_mb"], defaults["log_keep"])
+    logs.configure(defaults["log_file"], defaults["log_max_mb"], defaults["log_keep"], defaults["log_level"])
     # First the port: a service that cannot listen must stop before it writes anything.
     try:
         sock = serving.bind(args.host, args.port)
@@ -182,8 +184,10 @@ def _serve(argv) -> None:
         made = depot.identity(db.engine, app.config["DEPOT_NAME"])
     for partial in backups.remove_partials(app):
         log.info("removed %s, left by a backup that did not finish", partial)
-    log.info("serving on http://%s:%s with %s threads, database %s, %s", args.host, args.port,
-             args.threads, make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string(),
+    # The start line: one line that says what runs, where, on what, and where its backups go.
+    log.info("warehouse service %s serving on http://%s:%s (%s threads), database %s, backups in %s, %s",
+             VERSION, args.host, args.port, args.threads,
+             make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string(), backups.backup_dir(app),
              depot.describe(made))
 
     with app.app_context():

@@ -50,12 +50,21 @@ def readable_path(path_info: str) -> str:
     return path if path.isprintable() else path.encode("unicode_escape").decode("ascii")
 
 
-def configure(log_file: str | None = None, max_mb: float = 10, keep: int = 5) -> None:
+# Libraries whose INFO lines say nothing an operator acts on (Alembic's "Context impl
+# SQLiteImpl", "Will assume transactional DDL", each migration's name: the service logs one
+# line of its own for an upgrade). At WAREHOUSE_LOG_LEVEL=debug they speak again.
+CHATTY = ("alembic",)
+LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
+
+
+def configure(log_file: str | None = None, max_mb: float = 10, keep: int = 5, level: str = "info") -> None:
     """Logging for `python app.py`: the console, and a file that rotates when one is set."""
     handlers = [logging.StreamHandler()]
     if log_file:
         handlers.append(rotating_file(log_file, max_mb, keep))
-    logging.basicConfig(level=logging.INFO, format=FORMAT, handlers=handlers)
+    logging.basicConfig(level=LEVELS[level], format=FORMAT, handlers=handlers)
+    for name in CHATTY:
+        logging.getLogger(name).setLevel(logging.DEBUG if level == "debug" else logging.WARNING)
     # The logging HOWTO's optimisations: no log line of ours names a thread, a
     # process or a source line, and finding them costs more than the line.
     logging.logThreads = False

@@ -26,6 +26,7 @@ from operations.upgrades import upgrade_database
 from server import batch_body, hold_writers_lock, query
 from stock.errors import StorageFull, Unavailable
 from storage.db import db, storage_fault
+from version import VERSION
 
 MAX_BATCHES = 400  # a bound on the posts that fill the disk
 FILL_BUDGET = 60.0  # seconds
@@ -315,7 +316,7 @@ def test_the_database_going_away_is_503_and_the_service_recovers_losing_nothing(
         assert (status, headers.get("Retry-After")) == (503, "5"), answer
         assert answer["error"]["code"] == "unavailable"
         status, headers, answer = server.exchange("GET", "/health")
-        assert (status, headers.get("Retry-After"), answer) == (503, "5", {"status": "unavailable"})
+        assert (status, headers.get("Retry-After"), answer) == (503, "5", {"status": "unavailable", "version": VERSION})
         status, headers, answer = server.exchange("GET", "/v1/products/P1")
         assert (status, headers.get("Retry-After")) == (503, "5"), answer
 
@@ -326,7 +327,7 @@ def test_the_database_going_away_is_503_and_the_service_recovers_losing_nothing(
             if status != 503:
                 break
         assert status == 201
-        assert server.get("/health") == (200, {"status": "ok"})
+        assert server.get("/health") == (200, {"status": "ok", "version": VERSION})
         status, stock = server.post("/v1/inventory/filter", {"id_warehouses": [1], "product_code": "P1", "level": 0})
         assert stock["list"][0]["amount"] == 12  # five batches before, the sixth after: nothing lost
         assert "unavailable on POST /v1/batches/" in server.log()  # the operator's traceback

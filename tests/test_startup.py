@@ -9,6 +9,7 @@ import time
 import pytest
 
 from server import REPO, server_url
+from version import VERSION
 
 pytestmark = pytest.mark.live
 
@@ -106,3 +107,73 @@ def test_a_partial_file_of_a_killed_backup_is_removed_at_start(live_server, tmp_
     server = live_server(threads=1)
     assert not any(path.exists() for path in left)
     assert "left by a backup that did not finish" in server.log()
+
+
+# --- the version and the start line -----------------------------------------------------------
+
+def test_python_app_py_says_its_version(tmp_path):
+    done = subprocess.run([sys.executable, os.path.join(REPO, "app.py"), "--version"], cwd=tmp_path,
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.strip()) == (0, f"warehouse service {VERSION}")
+    assert os.listdir(tmp_path) == []
+
+
+def test_flask_version_needs_no_database(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WAREHOUSE_")}
+    env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'none.db'}"
+    flask = os.path.join(os.path.dirname(sys.executable), "flask")
+    done = subprocess.run([flask, "--app", os.path.join(REPO, "app.py"), "version"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.strip()) == (0, f"warehouse service {VERSION}")
+    assert os.listdir(tmp_path) == []
+
+
+def test_flask_settings_lists_every_setting(tmp_path):
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WAREHOUSE_")}
+    env.update(DATABASE_URL=f"sqlite:///{tmp_path / 'none.db'}", WAREHOUSE_IDLE_TIMEOUT="12",
+               WAREHOUSE_API_KEY="secret-key")
+    flask = os.path.join(os.path.dirname(sys.executable), "flask")
+    done = subprocess.run([flask, "--app", os.path.join(REPO, "app.py"), "settings"], cwd=tmp_path, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    names = [line.split("=", 1)[0] for line in done.stdout.splitlines()]
+    for name in ("WAREHOUSE_MAX_FUTURE_DAYS", "WAREHOUSE_IDLE_TIMEOUT", "WAREHOUSE_CONNECTION_LIMIT",
+                 "WAREHOUSE_TRUSTED_PROXY", "WAREHOUSE_LOG_LEVEL", "WAREHOUSE_DEPOT_NAME"):
+        assert name in names
+    assert "WAREHOUSE_IDLE_TIMEOUT=12 " in done.stdout
+    assert "secret-key" not in done.stdout
+
+
+def test_the_start_line_is_one_line_with_version_address_database_and_backups(live_server, tmp_path, monkeypatch):
+    monkeypatch.setenv("WAREHOUSE_BACKUP_DIR", str(tmp_path / "kept"))
+    server = live_server(threads=1)
+    status, health = server.get("/health")
+    assert (status, health) == (200, {"status": "ok", "version": VERSION})
+    [start] = [line for line in server.log().splitlines() if "serving on" in line]
+    assert VERSION in start and f"http://127.0.0.1:{server.port}" in start
+    assert str(tmp_path / "kept") in start and "database " in start
+    # Alembic's own lines only at WAREHOUSE_LOG_LEVEL=debug.
+    assert "Context impl" not in server.log() and "alembic" not in server.log()
+
+
+def test_library_lines_come_back_at_log_level_debug(database_config, tmp_path):
+    # An upgrade to run, so Alembic has something to say: a new SQLite file, or on PostgreSQL
+    # the run's schema, where Alembic still says which implementation it uses.
+    config = dict(database_config)
+    if config["SQLALCHEMY_DATABASE_URI"].startswith("sqlite"):
+        config["SQLALCHEMY_DATABASE_URI"] = f"sqlite:///{tmp_path / 'new.db'}"
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        port = taken.getsockname()[1]
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WAREHOUSE_") and k != "DATABASE_URL"}
+    env.update(WAREHOUSE_LOG_LEVEL="debug", WAREHOUSE_BACKUP_HOURS="0", PYTHONUNBUFFERED="1")
+    with open(tmp_path / "out.log", "wb") as out:
+        process = subprocess.Popen([sys.executable, os.path.join(REPO, "app.py"), "--host", "127.0.0.1",
+                                    "--port", str(port), "--database-url", server_url(config)],
+                                   cwd=tmp_path, env=env, stdout=out, stderr=subprocess.STDOUT)
+        try:
+            assert wait_for(lambda: "serving on" in (tmp_path / "out.log").read_text(errors="replace"))
+        finally:
+            process.terminate()
+            process.wait(timeout=30)
+    assert "alembic" in (tmp_path / "out.log").read_text(errors="replace")
