@@ -14,6 +14,7 @@ import errno
 import gc
 import json
 import logging
+import math
 import signal
 import socket
 import threading
@@ -81,6 +82,34 @@ def bind(host: str, port: int) -> socket.socket:
         raise PortInUse(f"cannot listen on {host} port {port}: {reason}. Choose another port with "
                         f"WAREHOUSE_PORT or --port (or another address with WAREHOUSE_HOST or --host).") \
             from None
+
+
+def connection_adjustments(idle_timeout: int, connection_limit: int) -> dict:
+    """waitress's settings for connections that send nothing (DESIGN 22).
+
+    A scanner that lost the Wi-Fi mid-request, or a port scan, leaves a connection open
+    that holds no thread but counts against waitress's connection limit (100 by default):
+    once it is reached waitress accepts nobody until its maintenance, every
+    `cleanup_interval`, closes connections idle for `channel_timeout` (120 s by default),
+    so 200 idle connections kept a new client waiting for minutes. Here the limit is high,
+    idle connections go after `idle_timeout` (checked four times as often), and poll()
+    replaces select(), which cannot watch a descriptor numbered above 1023.
+    """
+    return {"channel_timeout": idle_timeout, "connection_limit": connection_limit,
+            "cleanup_interval": max(1, math.ceil(idle_timeout / 4)), "asyncore_use_poll": True}
+
+
+def allow_open_files(wanted: int) -> None:
+    """Raise the process's soft limit of open files towards `wanted` (up to the hard limit):
+    every connection is a descriptor, and many systems start processes at 1024."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to raise
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
 def serve_until_stopped(app, sock: socket.socket, threads: int, on_stop=None, **adjustments) -> None:

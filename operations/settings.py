@@ -80,6 +80,8 @@ def server_config(environ=None) -> dict:
         "host": text(environ, "WAREHOUSE_HOST", "0.0.0.0"),
         "port": number(environ, "WAREHOUSE_PORT", 8000, minimum=1),
         "threads": number(environ, "WAREHOUSE_THREADS", 4, minimum=1),
+        "idle_timeout": number(environ, "WAREHOUSE_IDLE_TIMEOUT", 30, minimum=1),
+        "connection_limit": number(environ, "WAREHOUSE_CONNECTION_LIMIT", 1000, minimum=1),
         "log_file": text(environ, "WAREHOUSE_LOG_FILE", None),
         "log_max_mb": number(environ, "WAREHOUSE_LOG_MAX_MB", 10.0, minimum=0.01, kind=float),
         "log_keep": number(environ, "WAREHOUSE_LOG_KEEP", 5, minimum=1),
