@@ -16,7 +16,7 @@ import routes
 from operations import backups, cli, depot, logs, serving, settings, upgrades
 from stock import api_keys
 from stock.errors import ServiceError, SettingError, Unavailable
-from storage import cache
+from storage import cache, outage
 from version import VERSION
 from storage.db import (checkpoint, configure_postgresql, configure_sqlite, db, postgresql_connect_args,
                         sqlite_file, storage_fault)
@@ -127,8 +127,12 @@ def register_error_handlers(app: Flask) -> None:
     def unexpected(error: Exception):
         fault = storage_fault(error)
         if fault is not None:
-            # The client is told what to do; the operator gets the traceback.
-            log.warning("%s on %s %s", fault.code, request.method, request.path, exc_info=error)
+            if outage.is_connection_lost(error):
+                # Logged once for the whole outage, however many requests meet it.
+                outage.refused(db.engine, error, f"{request.method} {request.path}")
+            else:
+                # The client is told what to do; the operator gets the traceback.
+                log.warning("%s on %s %s", fault.code, request.method, request.path, exc_info=error)
             return storage_error(fault)
         log.exception("unexpected error on %s %s", request.method, request.path)
         return error_body(500, "internal_error", "The service failed; the error is logged.")

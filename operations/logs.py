@@ -6,6 +6,7 @@ import sys
 import time
 
 from identity import KEY_NAME
+from storage import outage
 
 access_log = logging.getLogger("warehouse.access")
 # Changes an operator may have to account for later: keys, imports, restores, upgrades.
@@ -65,6 +66,8 @@ def configure(log_file: str | None = None, max_mb: float = 10, keep: int = 5, le
     logging.basicConfig(level=LEVELS[level], format=FORMAT, handlers=handlers)
     for name in CHATTY:
         logging.getLogger(name).setLevel(logging.DEBUG if level == "debug" else logging.WARNING)
+    if level != "debug":
+        outage.quiet_pool_log()
     # The logging HOWTO's optimisations: no log line of ours names a thread, a
     # process or a source line, and finding them costs more than the line.
     logging.logThreads = False

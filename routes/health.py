@@ -3,6 +3,7 @@ from flask import Blueprint
 from sqlalchemy import text
 
 from stock.errors import Unavailable
+from storage import outage
 from storage.db import db, storage_fault
 from version import VERSION
 
@@ -17,5 +18,7 @@ def health():
     except Exception as error:
         if storage_fault(error) is None:
             raise
+        if outage.is_connection_lost(error):
+            outage.refused(db.engine, error, "GET /health")
         return {"status": "unavailable", "version": VERSION}, 503, {"Retry-After": str(Unavailable.retry_after)}
     return {"status": "ok", "version": VERSION}
