@@ -13,7 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 import pages
 import routes
-from operations import backups, cli, depot, logs, serving, settings, upgrades
+from operations import backups, cli, depot, logs, presence, serving, settings, upgrades
 from stock import api_keys
 from stock.errors import ServiceError, SettingError, Unavailable
 from storage import cache, outage
@@ -186,19 +186,24 @@ def _serve(argv) -> None:
         print(f"  TS-Apikey: {new_key}", flush=True)
     with app.app_context():
         made = depot.identity(db.engine, app.config["DEPOT_NAME"])
-    for partial in backups.remove_partials(app):
+        running = presence.others(db.engine)
+    # With another process running, a .partial may be its backup under way: left alone.
+    for partial in [] if running else backups.remove_partials(app):
         log.info("removed %s, left by a backup that did not finish", partial)
+    address = f"http://{args.host}:{args.port}"
     # The start line: one line that says what runs, where, on what, and where its backups go.
-    log.info("warehouse service %s serving on http://%s:%s (%s threads), database %s, backups in %s, %s",
-             VERSION, args.host, args.port, args.threads,
+    log.info("warehouse service %s serving on %s (%s threads), database %s, backups in %s, %s%s",
+             VERSION, address, args.threads,
              make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string(), backups.backup_dir(app),
-             depot.describe(made))
+             depot.describe(made), f"; {presence.describe(running)}" if running else "")
 
     with app.app_context():
+        here = presence.Presence(db.engine, address).start()
         automatic = backups.Automatic(app, db.engine).start()
 
     def on_stop():
         automatic.stop()
+        here.stop()
         close_storage(app)
 
     # Room for every connection allowed, the database's files and the log.

@@ -177,3 +177,25 @@ def test_library_lines_come_back_at_log_level_debug(database_config, tmp_path):
             process.terminate()
             process.wait(timeout=30)
     assert "alembic" in (tmp_path / "out.log").read_text(errors="replace")
+
+
+# --- a second process on the same database ----------------------------------------------------
+
+def start_line(server) -> str:
+    [line] = [line for line in server.log().splitlines() if "serving on" in line]
+    return line
+
+
+def test_a_second_process_on_the_same_database_says_another_runs(live_server):
+    first = live_server(threads=1)
+    assert "another service process" not in start_line(first)
+    second = live_server(threads=1, api_key=first.api_key)
+    line = start_line(second)
+    assert f"pid {first.process.pid}" in line and f"http://127.0.0.1:{first.port}" in line
+    # Both serve, and exactly (DESIGN 22): one books, the other reads it.
+    assert first.post("/v1/products/", {"product_code": "P1", "name": "P", "base_unit": "pc"})[0] == 201
+    assert second.get("/v1/products/P1")[0] == 200
+    first.stop()
+    second.stop()
+    third = live_server(threads=1)  # the others stopped: their rows went with them
+    assert "another service process" not in start_line(third)
