@@ -76,7 +76,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     # Scanners call /v1/products and /v1/products/ alike; a redirect would be an HTML page.
     app.url_map.strict_slashes = False
-    app.wsgi_app = logs.AccessLog(app.wsgi_app)
+    app.wsgi_app = logs.AccessLog(app.wsgi_app, app.config)
     routes.register(app)
     pages.register(app)
     register_error_handlers(app)

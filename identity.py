@@ -21,3 +21,12 @@ def client_address(environ: dict, trusted_proxy: str | None) -> str:
         if forwarded:
             return forwarded[-1]
     return remote
+
+
+def came_over_https(environ: dict, trusted_proxy: str | None) -> bool:
+    """Whether the client's request came over HTTPS: to us directly, or to the trusted proxy
+    (its X-Forwarded-Proto; from anyone else the header is not believed)."""
+    if environ.get("wsgi.url_scheme") == "https":
+        return True
+    return bool(trusted_proxy) and environ.get("REMOTE_ADDR") == trusted_proxy \
+        and environ.get("HTTP_X_FORWARDED_PROTO", "").strip().lower() == "https"

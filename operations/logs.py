@@ -5,7 +5,7 @@ import logging.handlers
 import sys
 import time
 
-from identity import KEY_NAME
+from identity import KEY_NAME, client_address
 from storage import outage
 
 access_log = logging.getLogger("warehouse.access")
@@ -23,8 +23,11 @@ class AccessLog:
     costs one call a request instead of two hooks that each look up the request.
     """
 
-    def __init__(self, wsgi_app):
+    def __init__(self, wsgi_app, config: dict | None = None):
         self.wsgi_app = wsgi_app
+        # The app's config, read at each request: behind the trusted proxy the line names the
+        # scanner, not the proxy.
+        self.config = config if config is not None else {}
 
     def __call__(self, environ, start_response):
         started = time.perf_counter()
@@ -38,7 +41,8 @@ class AccessLog:
             return self.wsgi_app(environ, note_status)
         finally:
             if access_log.isEnabledFor(logging.INFO):
-                access_log.info("%s %s %s %s %.1fms %s", environ.get("REMOTE_ADDR", "-"),
+                access_log.info("%s %s %s %s %.1fms %s",
+                                client_address(environ, self.config.get("TRUSTED_PROXY")) or "-",
                                 environ["REQUEST_METHOD"],
                                 readable_path(environ.get("PATH_INFO", "")),
                                 status[-1] if status else "-",

@@ -17,7 +17,7 @@ from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy import select
 
 from models import ApiKey, ServiceSetting
-from identity import KEY_NAME
+from identity import KEY_NAME, came_over_https
 from pages import bp
 from stock import api_keys
 from stock.errors import Unauthorized
@@ -45,6 +45,11 @@ class PageSessions(SecureCookieSessionInterface):
         if not is_page(request.path):
             return self.make_null_session(app)
         return super().open_session(app, request)
+
+    def get_cookie_secure(self, app):
+        # Secure when the page came over HTTPS (through Caddy, docs/https.md): the browser
+        # then never sends the cookie over plain http.
+        return super().get_cookie_secure(app) or came_over_https(request.environ, app.config.get("TRUSTED_PROXY"))
 
     def get_signing_serializer(self, app):
         if not app.secret_key:

@@ -342,3 +342,18 @@ def test_movements_chart_draws_the_monthly_overview(depot, office, api):
 def test_movements_from_a_date_and_at_most_ten_years(depot, office):
     assert len(chart_bars(office.get(f"/movements?date_from={day(40)}").get_data(as_text=True))) in (4, 6)
     assert office.get("/movements?date_from=2001-01-01").status_code == 422
+
+
+@pytest.mark.parametrize("remote, proto, secure", [
+    ("10.0.0.5", "https", True),  # through the trusted proxy, which the browser reached over HTTPS
+    ("10.0.0.5", "http", False),
+    ("10.0.0.9", "https", False),  # a header from anyone else is not believed
+])
+def test_the_session_cookie_is_secure_when_the_page_came_over_https(app, keys, remote, proto, secure):
+    app.config["TRUSTED_PROXY"] = "10.0.0.5"
+    client = app.test_client()
+    client.environ_base.update(REMOTE_ADDR=remote, HTTP_X_FORWARDED_PROTO=proto)
+    signed_in = sign_in(client, keys["read"])
+    cookie = next(value for name, value in signed_in.headers.items()
+                  if name == "Set-Cookie" and value.startswith("session="))
+    assert ("; Secure" in cookie) is secure
