@@ -17,9 +17,9 @@ from operations import backups, cli, depot, logs, presence, serving, settings, u
 from stock import api_keys
 from stock.errors import ServiceError, SettingError, Unavailable
 from storage import cache, outage
-from version import VERSION
 from storage.db import (checkpoint, configure_postgresql, configure_sqlite, db, postgresql_connect_args,
                         sqlite_file, storage_fault)
+from version import VERSION
 
 log = logging.getLogger("warehouse")
 migrate = Migrate()
