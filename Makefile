@@ -5,9 +5,15 @@ PY := $(VENV)/bin/python
 
 .PHONY: run test bench demo clean
 
+# Two stamps: `make run` installs what the service needs (requirements.txt) and nothing more;
+# the tests and the benchmark also install their tools (requirements-dev.txt).
 $(VENV)/installed: requirements.txt
-	$(PYTHON) -m venv $(VENV)
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements.txt
+	touch $@
+
+$(VENV)/installed-dev: $(VENV)/installed requirements-dev.txt
+	$(PY) -m pip install --quiet --disable-pip-version-check -r requirements-dev.txt
 	touch $@
 
 run: $(VENV)/installed
@@ -15,12 +21,14 @@ run: $(VENV)/installed
 
 # The suite runs on SQLite, then again on PostgreSQL when WAREHOUSE_TEST_DATABASE_URL names one.
 # The page tests drive Debian's chromium through Playwright (never `playwright install`); the
-# label tests turn PDF pages into images with poppler's pdftoppm to scan their barcodes.
+# HTTPS test runs Debian's caddy in front of the service; the label tests turn PDF pages into
+# images with poppler's pdftoppm to scan their barcodes.
 # The suite starts about 70 Python processes and two pytest workers: with bytecode written (empty
 # PYTHONDONTWRITEBYTECODE), each reads the code compiled instead of compiling it again.
 test: export PYTHONDONTWRITEBYTECODE :=
-test: $(VENV)/installed
+test: $(VENV)/installed-dev
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+	@command -v caddy >/dev/null || (apt-get update -qq && apt-get install -y -qq caddy)
 	@command -v pdftoppm >/dev/null || (apt-get update -qq && apt-get install -y -qq poppler-utils)
 	@echo "== tests on SQLite =="
 	$(PY) -m pytest -q
@@ -31,15 +39,19 @@ test: $(VENV)/installed
 		echo "== PostgreSQL skipped: WAREHOUSE_TEST_DATABASE_URL is not set =="; \
 	fi
 
-bench: $(VENV)/installed
+bench: $(VENV)/installed-dev
 	@command -v wrk >/dev/null || (apt-get update -qq && apt-get install -y -qq wrk)
 	$(PY) bench/run.py
 
-# A fresh demo depot in demo.db (the old one is replaced), then served like `make run`.
+# A fresh demo depot in demo/ (the old one is replaced), then served like `make run`. Its
+# database and its backups (demo/backups) stay apart from the depot's own, and its depot
+# identity tells `flask restore` that a demo backup is not the depot's.
+DEMO_ENV := DATABASE_URL=sqlite:///demo/warehouse.db WAREHOUSE_BACKUP_DIR=backups WAREHOUSE_DEPOT_NAME="Demo depot (make demo)"
 demo: $(VENV)/installed
-	rm -f demo.db demo.db-wal demo.db-shm demo.db-changes
-	DATABASE_URL=sqlite:///demo.db $(VENV)/bin/flask --app app demo
-	DATABASE_URL=sqlite:///demo.db $(PY) app.py
+	rm -rf demo
+	mkdir -p demo
+	$(DEMO_ENV) $(VENV)/bin/flask --app app demo
+	$(DEMO_ENV) $(PY) app.py
 
 clean:
 	rm -rf $(VENV) .pytest_cache

@@ -13,13 +13,14 @@ from werkzeug.exceptions import HTTPException
 
 import pages
 import routes
-from operations import backups, cli, logs, serving, settings, upgrades
+from operations import backups, cli, depot, logs, presence, serving, settings, upgrades
 from stock import api_keys, people
 from stock.audit import cli_actor
 from stock.errors import ServiceError, SettingError, Unavailable
-from storage import cache
+from storage import cache, outage
 from storage.db import (checkpoint, configure_postgresql, configure_sqlite, db, postgresql_connect_args,
                         sqlite_file, storage_fault)
+from version import VERSION
 
 log = logging.getLogger("warehouse")
 migrate = Migrate()
@@ -76,7 +77,7 @@ def create_app(test_config: dict | None = None) -> Flask:
 
     # Scanners call /v1/products and /v1/products/ alike; a redirect would be an HTML page.
     app.url_map.strict_slashes = False
-    app.wsgi_app = logs.AccessLog(app.wsgi_app)
+    app.wsgi_app = logs.AccessLog(app.wsgi_app, app.config)
     routes.register(app)
     pages.register(app)
     register_error_handlers(app)
@@ -129,8 +130,12 @@ def register_error_handlers(app: Flask) -> None:
     def unexpected(error: Exception):
         fault = storage_fault(error)
         if fault is not None:
-            # The client is told what to do; the operator gets the traceback.
-            log.warning("%s on %s %s", fault.code, request.method, request.path, exc_info=error)
+            if outage.is_connection_lost(error):
+                # Logged once for the whole outage, however many requests meet it.
+                outage.refused(db.engine, error, f"{request.method} {request.path}")
+            else:
+                # The client is told what to do; the operator gets the traceback.
+                log.warning("%s on %s %s", fault.code, request.method, request.path, exc_info=error)
             return storage_error(fault)
         log.exception("unexpected error on %s %s", request.method, request.path)
         return error_body(500, "internal_error", "The service failed; the error is logged.")
@@ -157,9 +162,16 @@ def _serve(argv) -> None:
     parser.add_argument("--port", type=int, default=defaults["port"])
     parser.add_argument("--threads", type=int, default=defaults["threads"])
     parser.add_argument("--database-url", default=None)
+    parser.add_argument("--version", action="version", version=f"warehouse service {VERSION}")
     args = parser.parse_args(argv)
 
-    logs.configure(defaults["log_file"], defaults["log_max_mb"], defaults["log_keep"])
+    logs.configure(defaults["log_file"], defaults["log_max_mb"], defaults["log_keep"], defaults["log_level"])
+    # First the port: a service that cannot listen must stop before it writes anything.
+    try:
+        sock = serving.bind(args.host, args.port)
+    except serving.PortInUse as refused:
+        print(f"Refusing to start: {refused}", file=sys.stderr, flush=True)
+        sys.exit(2)
     config = {"SQLALCHEMY_DATABASE_URI": args.database_url} if args.database_url else None
     app = create_app(config)
     try:
@@ -181,17 +193,32 @@ def _serve(argv) -> None:
         print(f"Nobody could sign in to the pages, so the person {people.FIRST_PERSON!r} (role admin) was made. "
               "Its password is shown only this once:", flush=True)
         print(f"  name: {people.FIRST_PERSON}  password: {first_password}", flush=True)
-    log.info("serving on http://%s:%s with %s threads, database %s", args.host, args.port,
-             args.threads, make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string())
+    with app.app_context():
+        made = depot.identity(db.engine, app.config["DEPOT_NAME"])
+        running = presence.others(db.engine)
+    # With another process running, a .partial may be its backup under way: left alone.
+    for partial in [] if running else backups.remove_partials(app):
+        log.info("removed %s, left by a backup that did not finish", partial)
+    address = f"http://{args.host}:{args.port}"
+    # The start line: one line that says what runs, where, on what, and where its backups go.
+    log.info("warehouse service %s serving on %s (%s threads), database %s, backups in %s, %s%s",
+             VERSION, address, args.threads,
+             make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string(), backups.backup_dir(app),
+             depot.describe(made), f"; {presence.describe(running)}" if running else "")
 
     with app.app_context():
+        here = presence.Presence(db.engine, address).start()
         automatic = backups.Automatic(app, db.engine).start()
 
     def on_stop():
         automatic.stop()
+        here.stop()
         close_storage(app)
 
-    serving.serve_until_stopped(app, args.host, args.port, args.threads, on_stop=on_stop)
+    # Room for every connection allowed, the database's files and the log.
+    serving.allow_open_files(defaults["connection_limit"] + 100)
+    serving.serve_until_stopped(app, sock, args.threads, on_stop=on_stop, **serving.connection_adjustments(
+        defaults["idle_timeout"], defaults["connection_limit"]))
     serving.skip_final_collections()  # the database is closed (on_stop)
 
 

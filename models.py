@@ -61,6 +61,16 @@ class SigninFailure(db.Model):
     at: Mapped[dt.datetime] = mapped_column(UtcDateTime, index=True)
 
 
+class Warehouse(db.Model):
+    """A warehouse of the depot (DESIGN 17): batches, orders and keys may name only these."""
+
+    __tablename__ = "warehouses"
+    id_warehouse: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    name: Mapped[str] = mapped_column(Code, unique=True)
+    address: Mapped[str] = mapped_column(Text, default="")
+    active: Mapped[int] = mapped_column(default=1)
+
+
 class Product(db.Model):
     __tablename__ = "products"
     product_code: Mapped[str] = mapped_column(Code, primary_key=True)
@@ -73,6 +83,8 @@ class Product(db.Model):
     weight_brutto_milli: Mapped[int] = mapped_column(BigInteger, default=0)
     weight_netto_milli: Mapped[int] = mapped_column(BigInteger, default=0)
     weight_unit: Mapped[str] = mapped_column(String(20), default="kg")
+    # How many decimal places an amount in the base unit may have (0: whole pieces).
+    decimal_places: Mapped[int] = mapped_column(default=3)
     packaging: Mapped[list["Packaging"]] = relationship(
         order_by="Packaging.position", cascade="all, delete-orphan", lazy="selectin"
     )

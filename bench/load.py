@@ -60,6 +60,15 @@ def create_products(client, count, n_packagings=1, start=0):
             raise RuntimeError(f"creating {product_code(i)}: {status} {body[:300]!r}")
 
 
+def create_warehouses(client, numbers):
+    """Warehouses beyond 1 (a new database has only "Main"): batches may name only these."""
+    for number in numbers:
+        status, body = client.request("POST", "/v1/warehouses/",
+                                      {"data": {"id_warehouse": number, "name": f"Bench warehouse {number}"}})
+        if status != 201:
+            raise RuntimeError(f"creating warehouse {number}: {status} {body[:300]!r}")
+
+
 def batch_lines(n_items, n_products, offset):
     """(product_code, unit, base units) for each item; products cycle from offset.
 

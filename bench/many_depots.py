@@ -21,7 +21,7 @@ import time
 import uuid
 
 import server
-from load import batch_body, batch_lines, create_products, day, encode
+from load import batch_body, batch_lines, create_products, create_warehouses, day, encode
 from report import Row
 
 PG_URL = "postgresql+psycopg://postgres@127.0.0.1:5432/test"
@@ -96,6 +96,7 @@ def _measure(ctx, url, processes):
             server.service(ctx.tmp / f"g{processes}-small", ctx.key, database_url=service_url))
         small = stack.enter_context(server.Client(small_server.port, ctx.key))
         create_products(small, G_PRODUCTS)
+        create_warehouses(small, [2])
         numbers = iter(range(1, 10**6))
 
         def post_small(label):

@@ -13,6 +13,7 @@ class Row:
     higher_is_better: bool
     own_goal: bool = False       # goal and floor chosen by the bench, not given in the brief
     judge_value: bool = False    # judged on the service figure itself (a count of errors, a time)
+    absolute: bool = False       # judged on the service figure against goal and floor, ratio shown
     error: str = ""
 
     @property
@@ -27,7 +28,7 @@ class Row:
     def result(self):
         if self.error == "skipped":
             return "SKIP"
-        r = self.ratio
+        r = self.service if self.absolute else self.ratio
         if r is None:
             return "FAIL"
         if self.higher_is_better:
@@ -51,7 +52,8 @@ def _bound(row, v):
     sign = ">=" if row.higher_is_better else "<="
     if row.judge_value and row.goal == row.floor == 0:  # a count that must be nil
         sign = "="
-    return f"{sign} {v:g}{'*' if row.own_goal else ''}"
+    unit = f" {row.unit}" if row.absolute else ""  # a figure, not a ratio
+    return f"{sign} {v:g}{unit}{'*' if row.own_goal else ''}"
 
 
 def format_table(rows):

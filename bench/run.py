@@ -21,6 +21,7 @@ import time
 import traceback
 from pathlib import Path
 
+import idle_connections
 import many_depots
 import paper
 import report
@@ -35,6 +36,7 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "e": scenarios.scenario_e,
     "g": many_depots.scenario_g,
     "h": scenarios.scenario_h,
+    "i": idle_connections.scenario_i,
     "p": paper.scenario_p,
 }
 
@@ -67,7 +69,7 @@ def git_head():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="abcdeghp", help="scenarios to run, e.g. 'ab'")
+    parser.add_argument("--only", default="abcdeghip", help="scenarios to run, e.g. 'ab'")
     parser.add_argument("--seed-batches", type=int, default=200,
                         help="1000-item batches of history for c (default 200)")
     parser.add_argument("--seed-time-limit", type=float, default=300,

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import baselines
 import server
-from load import (batch_body, batch_lines, create_products, day, encode, median_ms,
+from load import (batch_body, batch_lines, create_products, create_warehouses, day, encode, median_ms,
                   product_body, run_wrk, timed_requests)
 from report import Row
 
@@ -452,6 +452,7 @@ def scenario_h(ctx):
         return
     with ctx.service("h") as svc, server.Client(svc.port, ctx.key) as api:
         create_products(api, H_PRODUCTS)
+        create_warehouses(api, range(2, H_WAREHOUSES + 1))
         lines = batch_lines(H_PRODUCTS, H_PRODUCTS, 0)  # every product once
         for warehouse in range(1, H_WAREHOUSES + 1):
             body = batch_body(900 + warehouse, "I", day(0), lines)

@@ -24,7 +24,7 @@ from sqlalchemy import create_engine
 from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
-from operations import logs, settings, upgrades
+from operations import depot, logs, settings, upgrades
 from operations.copies import BackupFailed, copy_sqlite
 from stock import reports
 from storage import cache
@@ -48,10 +48,18 @@ def backup_dir(app) -> str:
     return os.path.join(base, configured)
 
 
-def new_backup_path(app, label: str = "") -> str:
+# Copies that are not automatic live in folders of their own inside the backup folder, so
+# that rotation, which counts only the automatic ones beside them, never removes one.
+MANUAL = "manual"
+BEFORE_RESTORE = "before-restore"
+
+
+def new_backup_path(app, label: str = "", kind: str | None = None) -> str:
+    """A free name for a new copy: automatic ones (kind None) in the backup folder, the others
+    in its subfolder `kind` (MANUAL, BEFORE_RESTORE)."""
     sqlite = sqlite_file(make_url(app.config["SQLALCHEMY_DATABASE_URI"])) is not None
     stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
-    folder = backup_dir(app)
+    folder = backup_dir(app) if kind is None else os.path.join(backup_dir(app), kind)
     for n in range(1000):  # two backups in one second get -1, -2...
         name = f"{PREFIX}{stamp}{label}{f'-{n}' if n else ''}{'.db' if sqlite else '.dump'}"
         path = os.path.join(folder, name)
@@ -62,9 +70,13 @@ def new_backup_path(app, label: str = "") -> str:
 
 # --- take, check ------------------------------------------------------------------------------
 
-def take_backup(engine, path: str) -> str:
-    """A checked copy of the database at `path`; the path. Raises BackupFailed."""
+def take_backup(engine, path: str, depot_name: str | None = None) -> str:
+    """A checked copy of the database at `path`; the path. Raises BackupFailed.
+
+    The copy carries the depot's identity (made now if the database has none yet, named
+    `depot_name`), so that a restore can tell whose backup it is."""
     os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    made = depot.identity(engine, depot_name)
     if sqlite_file(engine.url) is None:
         pg_dump(engine, path)
         return path
@@ -76,9 +88,16 @@ def take_backup(engine, path: str) -> str:
     except BackupFailed:
         os.remove(path)
         raise
-    log.info("backup %s: copied in %.1f s, checked in %.1f s", path, copied - started,
-             time.monotonic() - copied)
+    log.info("backup %s of %s: copied in %.1f s, checked in %.1f s", path, depot.describe(made),
+             copied - started, time.monotonic() - copied)
     return path
+
+
+def identity_of_backup(path: str) -> dict | None:
+    """The depot identity a backup (SQLite copy or pg_dump file) holds; None if it has none."""
+    with open(path, "rb") as file:
+        sqlite = file.read(16) == b"SQLite format 3\x00"
+    return depot.of_sqlite_copy(path) if sqlite else depot.of_dump(_pg_tool("pg_restore"), path)
 
 
 def read_only(path: str) -> sqlite3.Connection:
@@ -114,10 +133,18 @@ def check_sqlite_copy(path: str) -> None:
 
 # --- keep the newest --------------------------------------------------------------------------
 
-def rotate(folder: str, keep: int) -> list[str]:
-    """Remove all but the newest `keep` backups this service named in `folder`; those removed."""
+def automatic_backups(folder: str) -> list[str]:
+    """The automatic backups in `folder`, oldest first (their names hold the time)."""
     ours = sorted(glob.glob(os.path.join(glob.escape(folder), f"{PREFIX}*")), key=os.path.basename)
-    ours = [path for path in ours if path.endswith((".db", ".dump"))]
+    return [path for path in ours if path.endswith((".db", ".dump"))]
+
+
+def rotate(folder: str, keep: int) -> list[str]:
+    """Remove all but the newest `keep` automatic backups in `folder`; those removed.
+
+    Manual copies and those made before a restore (in their subfolders) and before an
+    upgrade (beside the database) are never counted here."""
+    ours = automatic_backups(folder)
     removed = ours[:-keep] if keep > 0 else []
     for path in removed:
         os.remove(path)
@@ -125,14 +152,40 @@ def rotate(folder: str, keep: int) -> list[str]:
 
 
 def backup_and_rotate(app, engine) -> str:
-    path = take_backup(engine, new_backup_path(app))
+    path = take_backup(engine, new_backup_path(app), app.config.get("DEPOT_NAME"))
     for old in rotate(backup_dir(app), app.config["BACKUP_KEEP"]):
         log.info("backup %s removed: only the newest %s are kept", old, app.config["BACKUP_KEEP"])
     return path
 
 
+def seconds_since_last_automatic(app) -> float | None:
+    """How long ago the newest automatic backup was written; None when there is none."""
+    newest = automatic_backups(backup_dir(app))
+    if not newest:
+        return None
+    return max(0.0, time.time() - os.path.getmtime(newest[-1]))
+
+
+def remove_partials(app) -> list[str]:
+    """Remove the `.partial` files a backup killed half-way left in the backup folder and its
+    subfolders (a restart loop would otherwise fill the disk with them); those removed."""
+    folder = backup_dir(app)
+    found = glob.glob(os.path.join(glob.escape(folder), "*.partial")) + \
+        glob.glob(os.path.join(glob.escape(folder), "*", "*.partial"))
+    removed = []
+    for path in found:
+        try:
+            os.remove(path)
+            removed.append(path)
+        except FileNotFoundError:
+            pass
+    return removed
+
+
 class Automatic:
-    """The service's own backups: one at start-up, then every BACKUP_HOURS (0: never).
+    """The service's own backups: every BACKUP_HOURS (0: never), the first at start-up only
+    when the newest automatic backup is older than that, so a service restarted again and
+    again never rotates the good backups away.
 
     A failed backup is logged and the service goes on.
     """
@@ -154,6 +207,12 @@ class Automatic:
             self.thread.join(timeout)
 
     def _run(self) -> None:
+        since = seconds_since_last_automatic(self.app)
+        if since is not None and since < self.hours * 3600:
+            log.info("the last automatic backup is %.1f hour(s) old: the next one in %.1f hour(s)",
+                     since / 3600, self.hours - since / 3600)
+            if self.stopping.wait(self.hours * 3600 - since):
+                return
         while not self.stopping.is_set():
             try:
                 log.info("backup written to %s", backup_and_rotate(self.app, self.engine))
@@ -267,9 +326,10 @@ def backup_command(path):
     """Write a checked copy of the database while the service runs; its path on the last line."""
     app = current_app
     try:
-        written = take_backup(db.engine, path or new_backup_path(app))
+        written = take_backup(db.engine, path or new_backup_path(app, kind=MANUAL), app.config.get("DEPOT_NAME"))
     except BackupFailed as error:
         raise click.ClickException(str(error)) from None
+    click.echo(f"A backup of {depot.describe(depot.identity(db.engine))}.", err=True)
     click.echo("The copy passed integrity_check and the balance check." if sqlite_file(db.engine.url)
                else "pg_dump wrote the copy and pg_restore can read it.", err=True)
     click.echo(os.path.abspath(written))
@@ -277,15 +337,23 @@ def backup_command(path):
 
 @click.command("restore")
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--other-depot", is_flag=True,
+              help="Restore even though the backup is of another depot than this database's.")
 @with_appcontext
-def restore_command(path):
+def restore_command(path, other_depot):
     """Put a backup in place of the database, also while the service runs."""
     app = current_app
     try:
         if sqlite_file(db.engine.url):
             check_sqlite_copy(path)
+        theirs, ours = identity_of_backup(path), depot.identity_if_any(db.engine)
+        if theirs and ours and theirs["id"] != ours["id"] and not other_depot:
+            raise BackupFailed(
+                f"{path} is a backup of {depot.describe(theirs)}, not of this database's "
+                f"{depot.describe(ours)}. Nothing was changed. If you mean to replace this depot's "
+                f"data with the other's, run the command again with --other-depot.")
         # Unchecked: a database that fails the checks is just the one an operator replaces.
-        kept = new_backup_path(app, "-before-restore")
+        kept = new_backup_path(app, "-before-restore", kind=BEFORE_RESTORE)
         os.makedirs(os.path.dirname(kept), exist_ok=True)
         copy_sqlite(db.engine, kept) if sqlite_file(db.engine.url) else pg_dump(db.engine, kept)
         lost = restore(db.engine, path)
@@ -294,8 +362,9 @@ def restore_command(path):
         raise click.ClickException(str(error)) from None
     config = settings.server_config()
     logs.configure_for_command(config["log_file"], config["log_max_mb"], config["log_keep"])
-    audit.info("database restored from %s by %s; %d batch(es) booked after that backup are gone; "
-               "the database before the restore is %s", os.path.abspath(path), logs.who("flask restore"),
+    audit.info("database restored from %s (%s) by %s; %d batch(es) booked after that backup are gone; "
+               "the database before the restore is %s", os.path.abspath(path), depot.describe(theirs),
+               logs.who("flask restore"),
                lost, kept)
-    click.echo(f"Restored from {path}. {lost} batch(es) booked after that backup are gone; "
-               f"the database as it was before is kept in {kept}.")
+    click.echo(f"Restored from {path}, a backup of {depot.describe(theirs)}. {lost} batch(es) booked "
+               f"after that backup are gone; the database as it was before is kept in {kept}.")

@@ -20,6 +20,7 @@ from stock.audit import cli_actor
 from stock.errors import ServiceError
 from stock.quantities import from_milli
 from storage.db import db, sqlite_file
+from version import VERSION
 
 keys = AppGroup("keys", help="Issue, list and revoke API keys.")
 users = AppGroup("users", help="Add people who sign in to the pages; list them, set passwords, disable them.")
@@ -33,6 +34,8 @@ CUSTOMER_COLUMNS = ["id_customer", "name", "registration_number", "tax_id", "vat
 # The commands meant to make a database: every other one refuses a SQLite file that does not
 # exist, rather than make an empty one wherever it was run (and then find no keys, no stock).
 CREATING_COMMANDS = (("db", "upgrade"), ("demo",))
+# Commands that never open the database: they run wherever they are asked.
+DATABASELESS_COMMANDS = (("version",), ("settings",))
 PENDING = "warehouse_database_pending"
 
 
@@ -48,6 +51,8 @@ def register(app) -> None:
     app.cli.add_command(backups.backup_command)
     app.cli.add_command(backups.restore_command)
     app.cli.add_command(demo)
+    app.cli.add_command(version)
+    app.cli.add_command(list_settings)
 
 
 def in_flask_command(context) -> bool:
@@ -122,6 +127,8 @@ def checked(command, words: tuple, pending: tuple):
     if creates(words):
         open_database()
         return command
+    if words in DATABASELESS_COMMANDS:
+        return command
     if isinstance(command, click.Group) and any(made[:len(words)] == words for made in CREATING_COMMANDS):
         return CheckedGroup(command, words, pending)
     current_app.extensions[PENDING] = pending  # `--help` asks for every command's name
@@ -142,6 +149,22 @@ class CheckedGroup(click.Group):
     def get_command(self, ctx, name):
         command = super().get_command(ctx, name)
         return None if command is None else checked(command, (*self.words, name), self.pending)
+
+
+@click.command("version")
+def version():
+    """Print the release this code is."""
+    click.echo(f"warehouse service {VERSION}")
+
+
+@click.command("settings")
+def list_settings():
+    """Every setting: its environment variable, its value here, its default and what it sets."""
+    settings.check_all()
+    for name, flag, default, meaning in settings.SETTINGS:
+        value = os.environ.get(name, "").strip()
+        shown = "(hidden)" if value and name == "WAREHOUSE_API_KEY" else value or "(default)"
+        click.echo(f"{name}={shown}  default {default}{f', flag {flag}' if flag else ''}: {meaning}")
 
 
 def fail(message: str):
@@ -368,9 +391,12 @@ def demo():
     """Fill an empty database with a demo depot and print the sign-in of a person of role read."""
     from operations import demo as depot
 
+    from operations import depot as identity
+
     depot.ensure_schema()
     try:
         made = depot.build(db.session)
+        identity.identity(db.engine, current_app.config.get("DEPOT_NAME") or "Demo depot (make demo)")
     except depot.DemoRefused as refused:
         fail(str(refused))
     except ServiceError as error:

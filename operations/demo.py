@@ -20,10 +20,10 @@ from datetime import date, timedelta
 from flask import current_app
 from sqlalchemy import select
 
-from models import Batch, OrderDocument, Product, WarehouseDocument
+from models import Batch, OrderDocument, Product, Warehouse, WarehouseDocument
 from operations import upgrades
 from schemas import batch_create_schema, customer_row_schema, order_create_schema, product_schema
-from stock import api_keys, catalog, people
+from stock import api_keys, audit, catalog, people, warehouses
 from stock.audit import CLI_ADDRESS, Actor
 from stock.orders import create_order
 from stock.policy import Policy
@@ -170,6 +170,7 @@ def build(session, today: date | None = None) -> dict:
     today = today or date.today()
     depot = Depot(session=session, caller=api_keys.Caller(0, "demo", "admin", None),
                   policy=Policy(), rng=random.Random(SEED), today=today)
+    _warehouses(session)
     _customers(session)
     _products(depot)
     start = today - timedelta(days=DAYS)
@@ -183,6 +184,13 @@ def build(session, today: date | None = None) -> dict:
         _customer_orders(depot, day, last=offset == DAYS)
     return {"products": len(CATALOG), "customers": len(CUSTOMERS), "batches": depot.batch_number,
             "orders": depot.order_number}
+
+
+def _warehouses(session) -> None:
+    """1 is there in a new database as "Main"; the cold store is the demo's second."""
+    if session.get(Warehouse, COLD) is None:
+        warehouses.create_warehouse(session, audit.Actor("demo", audit.CLI_ADDRESS),
+                                    {"id_warehouse": COLD, "name": "Cold store", "address": ""})
 
 
 def _customers(session) -> None:

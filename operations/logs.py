@@ -5,7 +5,8 @@ import logging.handlers
 import sys
 import time
 
-from identity import KEY_NAME
+from identity import KEY_NAME, client_address
+from storage import outage
 
 access_log = logging.getLogger("warehouse.access")
 # Changes an operator may have to account for later: keys, imports, restores, upgrades.
@@ -22,8 +23,11 @@ class AccessLog:
     costs one call a request instead of two hooks that each look up the request.
     """
 
-    def __init__(self, wsgi_app):
+    def __init__(self, wsgi_app, config: dict | None = None):
         self.wsgi_app = wsgi_app
+        # The app's config, read at each request: behind the trusted proxy the line names the
+        # scanner, not the proxy.
+        self.config = config if config is not None else {}
 
     def __call__(self, environ, start_response):
         started = time.perf_counter()
@@ -37,7 +41,8 @@ class AccessLog:
             return self.wsgi_app(environ, note_status)
         finally:
             if access_log.isEnabledFor(logging.INFO):
-                access_log.info("%s %s %s %s %.1fms %s", environ.get("REMOTE_ADDR", "-"),
+                access_log.info("%s %s %s %s %.1fms %s",
+                                client_address(environ, self.config.get("TRUSTED_PROXY")) or "-",
                                 environ["REQUEST_METHOD"],
                                 readable_path(environ.get("PATH_INFO", "")),
                                 status[-1] if status else "-",
@@ -50,12 +55,23 @@ def readable_path(path_info: str) -> str:
     return path if path.isprintable() else path.encode("unicode_escape").decode("ascii")
 
 
-def configure(log_file: str | None = None, max_mb: float = 10, keep: int = 5) -> None:
+# Libraries whose INFO lines say nothing an operator acts on (Alembic's "Context impl
+# SQLiteImpl", "Will assume transactional DDL", each migration's name: the service logs one
+# line of its own for an upgrade). At WAREHOUSE_LOG_LEVEL=debug they speak again.
+CHATTY = ("alembic",)
+LEVELS = {"debug": logging.DEBUG, "info": logging.INFO, "warning": logging.WARNING, "error": logging.ERROR}
+
+
+def configure(log_file: str | None = None, max_mb: float = 10, keep: int = 5, level: str = "info") -> None:
     """Logging for `python app.py`: the console, and a file that rotates when one is set."""
     handlers = [logging.StreamHandler()]
     if log_file:
         handlers.append(rotating_file(log_file, max_mb, keep))
-    logging.basicConfig(level=logging.INFO, format=FORMAT, handlers=handlers)
+    logging.basicConfig(level=LEVELS[level], format=FORMAT, handlers=handlers)
+    for name in CHATTY:
+        logging.getLogger(name).setLevel(logging.DEBUG if level == "debug" else logging.WARNING)
+    if level != "debug":
+        outage.quiet_pool_log()
     # The logging HOWTO's optimisations: no log line of ours names a thread, a
     # process or a source line, and finding them costs more than the line.
     logging.logThreads = False

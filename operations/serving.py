@@ -10,9 +10,11 @@ waitress also answers what it cannot parse itself (a raw non-ASCII byte in the
 query, say), before the app sees anything, with a text/plain page. Clients read
 every error as the JSON body of DESIGN 3, so its error task writes that body.
 """
+import errno
 import gc
 import json
 import logging
+import math
 import signal
 import socket
 import threading
@@ -62,10 +64,62 @@ class _Wakeup(wasyncore.dispatcher):
         self.recv(512)  # the signal numbers; the stop flag says what to do
 
 
-def serve_until_stopped(app, host: str, port: int, threads: int, on_stop=None) -> None:
+class PortInUse(Exception):
+    """The address to listen on is taken (or not ours to take); the message says which and how to change it."""
+
+
+def bind(host: str, port: int) -> socket.socket:
+    """The listening socket, taken before anything else happens at start-up: a service that
+    cannot listen must fail before it writes anything (an upgrade copy, a backup)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    try:
+        # create_server sets SO_REUSEADDR on POSIX only (on Windows it would let two
+        # processes share the port).
+        return socket.create_server((host, port), family=family, backlog=1024)
+    except OSError as error:
+        reason = "it is already in use (address already in use)" if error.errno in (
+            errno.EADDRINUSE, getattr(errno, "WSAEADDRINUSE", -1)) else error.strerror or str(error)
+        raise PortInUse(f"cannot listen on {host} port {port}: {reason}. Choose another port with "
+                        f"WAREHOUSE_PORT or --port (or another address with WAREHOUSE_HOST or --host).") \
+            from None
+
+
+def connection_adjustments(idle_timeout: int, connection_limit: int) -> dict:
+    """waitress's settings for connections that send nothing (DESIGN 22).
+
+    A scanner that lost the Wi-Fi mid-request, or a port scan, leaves a connection open
+    that holds no thread but counts against waitress's connection limit (100 by default):
+    once it is reached waitress accepts nobody until its maintenance, every
+    `cleanup_interval`, closes connections idle for `channel_timeout` (120 s by default),
+    so 200 idle connections kept a new client waiting for minutes. Here the limit is high,
+    idle connections go after `idle_timeout` (checked four times as often), and poll()
+    replaces select(), which cannot watch a descriptor numbered above 1023.
+    """
+    return {"channel_timeout": idle_timeout, "connection_limit": connection_limit,
+            "cleanup_interval": max(1, math.ceil(idle_timeout / 4)), "asyncore_use_poll": True,
+            # X-Forwarded-For and -Proto reach the app, which believes them only from
+            # WAREHOUSE_TRUSTED_PROXY (identity.py); waitress 3 would drop them before.
+            "clear_untrusted_proxy_headers": False}
+
+
+def allow_open_files(wanted: int) -> None:
+    """Raise the process's soft limit of open files towards `wanted` (up to the hard limit):
+    every connection is a descriptor, and many systems start processes at 1024."""
+    try:
+        import resource
+    except ImportError:  # Windows: no such limit to raise
+        return
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    target = wanted if hard == resource.RLIM_INFINITY else min(wanted, hard)
+    if soft != resource.RLIM_INFINITY and soft < target:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+
+
+def serve_until_stopped(app, sock: socket.socket, threads: int, on_stop=None, **adjustments) -> None:
+    """Serve on the bound socket until a stop signal; `adjustments` are waitress's."""
     # waitress keeps its own (1 GB) body limit, so that Flask answers an oversized
     # body with the JSON 413 first.
-    server = waitress.create_server(app, host=host, port=port, threads=threads)
+    server = waitress.create_server(app, sockets=[sock], threads=threads, **adjustments)
     for listener in [server, *getattr(server, "map", {}).values()]:
         if isinstance(listener, BaseWSGIServer):
             listener.channel_class = JSONErrorChannel

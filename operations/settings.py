@@ -38,6 +38,15 @@ def number(environ, name: str, default, minimum=0, kind=int):
     return value
 
 
+def choice(environ, name: str, default: str, allowed: tuple) -> str:
+    raw = environ.get(name, "").strip().lower()
+    if raw == "":
+        return default
+    if raw not in allowed:
+        raise SettingError(f"{name}={raw!r} is not one of {', '.join(allowed)}.")
+    return raw
+
+
 def text(environ, name: str, default: str | None) -> str | None:
     raw = environ.get(name, "").strip()
     return raw if raw else default
@@ -62,6 +71,7 @@ def app_config(environ=None) -> dict:
         "SQLALCHEMY_DATABASE_URI": text(environ, "DATABASE_URL", "sqlite:///warehouse.db"),
         "ALLOW_NEGATIVE_STOCK": flag(environ, "WAREHOUSE_ALLOW_NEGATIVE_STOCK", False),
         "ACQUIRE_TIMEOUT": number(environ, "WAREHOUSE_ACQUIRE_TIMEOUT", 1800),
+        "MAX_FUTURE_DAYS": number(environ, "WAREHOUSE_MAX_FUTURE_DAYS", 7),
         "MAX_CONTENT_LENGTH": number(environ, "WAREHOUSE_MAX_BODY", 10 * 1024 * 1024, minimum=1),
         # How long a request waits for the database (a write lock on SQLite, the
         # writers' lock on PostgreSQL) before it answers 503 `unavailable`.
@@ -70,6 +80,11 @@ def app_config(environ=None) -> dict:
         "BACKUP_KEEP": number(environ, "WAREHOUSE_BACKUP_KEEP", 14, minimum=1),
         "BACKUP_DIR": text(environ, "WAREHOUSE_BACKUP_DIR", None),
         "BOOTSTRAP_API_KEY": text(environ, "WAREHOUSE_API_KEY", None),
+        # The proxy (an address) whose X-Forwarded-For and X-Forwarded-Proto are believed
+        # (identity.py): Caddy in front of the service, docs/https.md.
+        "TRUSTED_PROXY": text(environ, "WAREHOUSE_TRUSTED_PROXY", None),
+        # The name a new database's depot identity gets (operations/depot.py).
+        "DEPOT_NAME": text(environ, "WAREHOUSE_DEPOT_NAME", None),
         # The labels of the depot's label printer (PDF pages and ZPL), width x height in mm.
         "LABEL_SIZE": size_mm(environ, "WAREHOUSE_LABEL_SIZE", "62x29"),
     }
@@ -82,7 +97,44 @@ def server_config(environ=None) -> dict:
         "host": text(environ, "WAREHOUSE_HOST", "0.0.0.0"),
         "port": number(environ, "WAREHOUSE_PORT", 8000, minimum=1),
         "threads": number(environ, "WAREHOUSE_THREADS", 4, minimum=1),
+        "idle_timeout": number(environ, "WAREHOUSE_IDLE_TIMEOUT", 30, minimum=1),
+        "connection_limit": number(environ, "WAREHOUSE_CONNECTION_LIMIT", 1000, minimum=1),
         "log_file": text(environ, "WAREHOUSE_LOG_FILE", None),
         "log_max_mb": number(environ, "WAREHOUSE_LOG_MAX_MB", 10.0, minimum=0.01, kind=float),
         "log_keep": number(environ, "WAREHOUSE_LOG_KEEP", 5, minimum=1),
+        "log_level": choice(environ, "WAREHOUSE_LOG_LEVEL", "info", ("debug", "info", "warning", "error")),
     }
+
+
+# Every setting, for `flask --app app settings` and the documentation (DESIGN 1):
+# (environment variable, CLI flag of `python app.py`, default, what it sets).
+SETTINGS = [
+    ("DATABASE_URL", "--database-url", "sqlite:///warehouse.db", "the database"),
+    ("WAREHOUSE_HOST", "--host", "0.0.0.0", "listen address"),
+    ("WAREHOUSE_PORT", "--port", "8000", "port"),
+    ("WAREHOUSE_THREADS", "--threads", "4", "worker threads"),
+    ("WAREHOUSE_API_KEY", "", "none", "bootstrap admin key"),
+    ("WAREHOUSE_ALLOW_NEGATIVE_STOCK", "", "0", "allow stock below zero"),
+    ("WAREHOUSE_ACQUIRE_TIMEOUT", "", "1800", "an order's lock by a scanner ends after (seconds)"),
+    ("WAREHOUSE_MAX_BODY", "", "10485760", "largest request body (bytes)"),
+    ("WAREHOUSE_BUSY_TIMEOUT", "", "30", "a request waits for the database at most (seconds)"),
+    ("WAREHOUSE_MAX_FUTURE_DAYS", "", "7", "business dates ahead of today allowed (days)"),
+    ("WAREHOUSE_IDLE_TIMEOUT", "", "30", "an idle connection is closed after (seconds)"),
+    ("WAREHOUSE_CONNECTION_LIMIT", "", "1000", "open connections at most"),
+    ("WAREHOUSE_TRUSTED_PROXY", "", "none", "the proxy whose X-Forwarded-For is believed (an address)"),
+    ("WAREHOUSE_BACKUP_HOURS", "", "24", "automatic backup every (hours; 0 = never)"),
+    ("WAREHOUSE_BACKUP_KEEP", "", "14", "automatic backups kept"),
+    ("WAREHOUSE_BACKUP_DIR", "", "backups", "backup folder (beside the database when relative)"),
+    ("WAREHOUSE_DEPOT_NAME", "", "Depot on <machine name>", "the name a new database's depot gets"),
+    ("WAREHOUSE_LABEL_SIZE", "", "62x29", "label size, width x height in mm"),
+    ("WAREHOUSE_LOG_FILE", "", "none", "log file (rotated)"),
+    ("WAREHOUSE_LOG_MAX_MB", "", "10", "log file size before it rotates (MB)"),
+    ("WAREHOUSE_LOG_KEEP", "", "5", "rotated log files kept"),
+    ("WAREHOUSE_LOG_LEVEL", "", "info", "log level: debug, info, warning or error (debug shows libraries' lines)"),
+]
+
+
+def check_all(environ=None) -> None:
+    """Every setting parsed once: a bad value raises SettingError naming it."""
+    app_config(environ)
+    server_config(environ)

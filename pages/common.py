@@ -16,7 +16,9 @@ from pages import bp
 from pages.signin import form_token
 from stock.audit import Actor
 from stock.errors import ServiceError
+from stock import warehouses as warehouse_records
 from stock.quantities import from_milli
+from storage.db import db
 
 PER_PAGE = {"stock": 100, "documents": 25, "orders": 50, "stocktakings": 10, "products": 100,
             "customers": 100}
@@ -29,9 +31,23 @@ def amount(milli: int) -> str:
     return str(from_milli(milli))
 
 
+def warehouse_names() -> dict[int, str]:
+    """{id: name} of every warehouse, read once per page."""
+    if "warehouse_names" not in g:
+        g.warehouse_names = warehouse_records.names(db.session)
+    return g.warehouse_names
+
+
+@bp.app_template_filter("warehouse")
+def warehouse_name(id_warehouse: int) -> str:
+    """A warehouse as people know it: by its name (DESIGN 17), its number only if it has none."""
+    return warehouse_names().get(id_warehouse) or f"Warehouse {id_warehouse}"
+
+
 @bp.app_context_processor
 def page_globals():
-    return {"states": STATES, "directions": DIRECTIONS, "csv_url": csv_url, "form_token": form_token}
+    return {"states": STATES, "directions": DIRECTIONS, "csv_url": csv_url, "form_token": form_token,
+            "warehouse_names": warehouse_names}
 
 
 @bp.after_request

@@ -128,7 +128,7 @@ def product(product_code):
 
 def blank_form() -> dict:
     return {"product_code": "", "name": "", "base_unit": "", "base_unit_barcode": "", "category": "0",
-            "lot_level": "0", "active": True, "weight_brutto": "0", "weight_netto": "0", "weight_unit": "kg",
+            "lot_level": "0", "decimal_places": "3", "active": True, "weight_brutto": "0", "weight_netto": "0", "weight_unit": "kg",
             "packaging": [{"unit": "", "amount_base_units": "", "barcode": ""}] * BLANK_PACKAGING_ROWS}
 
 
@@ -136,6 +136,7 @@ def filled_form(product: dict) -> dict:
     return {**{key: product[key] for key in ("product_code", "name", "base_unit", "base_unit_barcode",
                                              "weight_unit")},
             "category": str(product["category"]), "lot_level": str(product["lot_level"]),
+            "decimal_places": str(product["decimal_places"]),
             "active": bool(product["active"]),
             "weight_brutto": str(from_milli(product["weight_brutto_milli"])),
             "weight_netto": str(from_milli(product["weight_netto_milli"])),
@@ -149,6 +150,7 @@ def read_form(posted, with_code: bool) -> dict:
     form = {key: posted.get(key, "").strip() for key in ("product_code",) * with_code + TEXT_FIELDS}
     form["category"] = posted.get("category", "0").strip()
     form["lot_level"] = posted.get("lot_level", "0")
+    form["decimal_places"] = posted.get("decimal_places", "3")
     form["active"] = posted.get("active") == "1"
     rows = zip(posted.getlist("pack_unit"), posted.getlist("pack_amount"), posted.getlist("pack_barcode"))
     form["packaging"] = [{"unit": unit.strip(), "amount_base_units": amount.strip(), "barcode": barcode.strip()}
@@ -161,6 +163,7 @@ def api_fields(form: dict, with_code: bool = False) -> dict:
     fields = {key: form[key] for key in ("product_code",) * with_code + TEXT_FIELDS}
     fields["category"] = whole(form["category"])
     fields["lot_level"] = whole(form["lot_level"])
+    fields["decimal_places"] = whole(form["decimal_places"])
     fields["active"] = 1 if form["active"] else 0
     fields["packaging"] = [dict(row) for row in form["packaging"]]
     return fields

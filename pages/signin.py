@@ -18,7 +18,7 @@ from flask import abort, current_app, g, redirect, render_template, request, ses
 from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy import select
 
-from identity import KEY_NAME, client_address, came_over_https
+from identity import KEY_NAME, came_over_https, client_address
 from models import ServiceSetting
 from pages import bp
 from stock import people
@@ -52,10 +52,10 @@ class PageSessions(SecureCookieSessionInterface):
             return self.make_null_session(app)
         return super().open_session(app, request)
 
-    def get_cookie_secure(self, app) -> bool:
-        # Secure when this page came over HTTPS (itself, or through the trusted proxy): the
-        # same service is also reached over plain HTTP on the depot's network.
-        return came_over_https(request.environ, app.config.get("TRUSTED_PROXY"))
+    def get_cookie_secure(self, app):
+        # Secure when the page came over HTTPS (through Caddy, docs/https.md): the browser
+        # then never sends the cookie over plain http.
+        return super().get_cookie_secure(app) or came_over_https(request.environ, app.config.get("TRUSTED_PROXY"))
 
     def get_signing_serializer(self, app):
         if not app.secret_key:

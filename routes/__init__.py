@@ -11,8 +11,7 @@ import stock/, storage/, schemas and operations.logs, never pages/ or app.
 
 def register(app) -> None:
     from routes import (api_description, audit, barcodes, batches, customers, health, inventory, keys, orders,
-                        overview,
-                        products, stocktakings, warehouse_docs)
+                        overview, products, stocktakings, warehouse_docs, warehouses)
     from routes.access import check_request
     from routes.converters import CodeConverter, NumberConverter
     from routes.reading import close_reader
@@ -21,7 +20,7 @@ def register(app) -> None:
     app.url_map.converters["number"] = NumberConverter
     app.before_request(check_request)
     app.teardown_request(close_reader)
-    for module in (health, products, barcodes, customers, orders, batches, warehouse_docs, stocktakings,
-                   inventory, overview, keys, audit):
+    for module in (health, products, barcodes, customers, warehouses, orders, batches, warehouse_docs,
+                   stocktakings, inventory, overview, keys, audit):
         app.register_blueprint(module.bp)
     api_description.register(app)

@@ -16,6 +16,7 @@ from marshmallow import Schema, fields
 
 from routes.api_examples import EXAMPLES
 from schemas import ErrorBodySchema, Quantity
+from version import VERSION
 
 OPENAPI_PATH = "/v1/openapi.json"
 DOCS_PATH = "/docs"
@@ -92,7 +93,7 @@ def field_json_schema(self, field, ret: dict) -> dict:
 def build_document(app) -> dict:
     marshmallow_plugin = MarshmallowPlugin(schema_name_resolver=schema_name)
     spec = APISpec(
-        title="Warehouse service", version="1", openapi_version="3.1.0",
+        title="Warehouse service", version=VERSION, openapi_version="3.1.0",
         plugins=[marshmallow_plugin],
         info={"description": "Stock, order documents and scanner batches of a depot. Every /v1 "
                              "operation needs the TS-Apikey header; every error has the Error body."},

@@ -6,7 +6,7 @@ tests/test_openapi.py holds every example to the document's own schemas.
 MILK = {"product_code": "MILK-1L", "name": "Milk 1 l", "active": 1, "base_unit": "pc",
         "base_unit_barcode": "4006381333924", "category": 0, "lot_level": 0,
         "packaging": [{"unit": "crate", "amount_base_units": 12, "barcode": "4006381333931"}],
-        "weight_brutto": 1.08, "weight_netto": 1.03, "weight_unit": "kg"}
+        "weight_brutto": 1.08, "weight_netto": 1.03, "weight_unit": "kg", "decimal_places": 0}
 
 ORDER_SETTINGS = {"allowed_types": ["R"], "allowed_directions": ["I"]}
 ORDER = {"document_number": "PO-1001", "description": "Dairy delivery", "id_warehouse": 1,
@@ -45,11 +45,18 @@ EXAMPLES = {
     "view_product": {"path": {"product_code": "MILK-1L"}, "answer": {"item": MILK}},
     "add_product": {"body": {"product_code": "MILK-1L", "name": "Milk 1 l", "base_unit": "pc",
                              "base_unit_barcode": "4006381333924", "weight_netto": "1.03",
+                             "decimal_places": 0,
                              "packaging": [{"unit": "crate", "amount_base_units": 12,
                                             "barcode": "4006381333931"}]},
                     "answer": {}},
     "update_product": {"path": {"product_code": "MILK-1L"},
                        "body": {"name": "Milk 1 l, fresh"}, "answer": {}},
+    "list_warehouses": {"answer": {"list": [
+        {"id_warehouse": 1, "name": "Main", "address": "Hafenstr. 4, Leipzig", "active": 1},
+        {"id_warehouse": 2, "name": "Cold store", "address": "Hafenstr. 4, Leipzig", "active": 1}]}},
+    "add_warehouse": {"body": {"id_warehouse": 2, "name": "Cold store", "address": "Hafenstr. 4, Leipzig"},
+                      "answer": {}},
+    "update_warehouse": {"path": {"id_warehouse": 2}, "body": {"active": 0}, "answer": {}},
     "list_customers": {"answer": {"list": [{
         "id_customer": 17, "name": "Fresh Foods Ltd", "registration_number": "HRB 4711",
         "tax_id": "143/123/45678", "vat_number": "DE123456789",

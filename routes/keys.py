@@ -1,5 +1,5 @@
 """API keys over HTTP (/v1/keys, DESIGN section 16): list, make, revoke; role admin."""
-from flask import Blueprint
+from flask import Blueprint, g
 
 from routes.access import actor
 from routes.operation import operation
@@ -31,8 +31,8 @@ def add_key():
 
 
 @bp.delete("/<code:name>")
-@operation("admin", answer=NothingSchema, errors=(404,))
+@operation("admin", answer=NothingSchema, errors=(404, 409))
 def revoke_key(name):
-    """Revoke a key: it is refused from the next request on."""
-    api_keys.revoke_key(db.session, name, actor=actor())
+    """Revoke a key: it is refused from the next request on. A key may not revoke itself (409)."""
+    api_keys.revoke_key(db.session, name, actor=actor(), by_key_id=g.caller.key_id)
     return {}

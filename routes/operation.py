@@ -67,4 +67,5 @@ def query_args() -> dict:
 def policy() -> Policy:
     """The depot's settings for the stock rules."""
     return Policy(allow_negative_stock=current_app.config["ALLOW_NEGATIVE_STOCK"],
-                  acquire_timeout=timedelta(seconds=current_app.config["ACQUIRE_TIMEOUT"]))
+                  acquire_timeout=timedelta(seconds=current_app.config["ACQUIRE_TIMEOUT"]),
+                  max_future_days=current_app.config["MAX_FUTURE_DAYS"])

@@ -4,6 +4,12 @@ from marshmallow import ValidationError
 
 from stock.errors import BadRequest, Invalid, NotFound, invalid_field
 
+# No shape of the interface nests deeper than about six levels (data, batch_items, an item,
+# its fields). A body nested hundreds deep that the JSON parser still takes would make every
+# walk over it (the schemas, the NUL search, the error's `fields`) exceed Python's recursion
+# limit, a 500; it is refused as a whole before anything walks it.
+MAX_DEPTH = 32
+
 
 def body_data(required: bool = False) -> dict:
     """The object under "data"; {} and {"data": {}} are the same request, as is no body at all.
@@ -20,6 +26,9 @@ def body_data(required: bool = False) -> dict:
             raise BadRequest("The body is not valid JSON.") from None
     if not isinstance(payload, dict):
         raise BadRequest("The body must be a JSON object.")
+    if _deeper_than(payload, MAX_DEPTH):
+        raise BadRequest(f"The body is nested deeper than {MAX_DEPTH} levels; no request of the "
+                         "interface nests more than a few.")
     others = sorted(set(payload) - {"data"})
     if others:
         raise BadRequest(f"Unexpected top-level key(s): {', '.join(others)}; wrap the payload in \"data\".")
@@ -35,6 +44,18 @@ def body_data(required: bool = False) -> dict:
         if where:
             raise invalid_field(where, "Text may not contain the NUL character (\\u0000).")
     return payload["data"]
+
+
+def _deeper_than(payload, limit: int) -> bool:
+    """Whether objects and arrays nest more than `limit` levels (walked without recursion)."""
+    level = [payload]
+    for _depth in range(limit):
+        level = [inner for value in level
+                 for inner in (value.values() if isinstance(value, dict) else value)
+                 if isinstance(inner, (dict, list))]
+        if not level:
+            return False
+    return True
 
 
 def _nul_at(value, path: tuple) -> tuple | None:

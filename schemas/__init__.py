@@ -7,7 +7,7 @@ may import marshmallow and stock.quantities, nothing else of the project
 (tests/test_layout.py); `from schemas import ...` is how the rest reads them.
 
 - fields: the value types every shape is made of (quantities, days, names...).
-- products, customers, orders, batches, warehouse_docs, stocktakings, inventory,
+- products, customers, warehouses, orders, batches, warehouse_docs, stocktakings, inventory,
   overview, keys, audit: the shapes of each resource, named as routes/ names them.
 - batch_items: a batch's scanned items, checked by a table of plain parsers.
 - answers: the list/item/nothing wrappers of every answer, and the error body.
@@ -37,3 +37,5 @@ from schemas.overview import (DocsAndStocktakingRowSchema, MonthlyMovementRowSch
 from schemas.answers import ErrorBodySchema, NothingSchema, listing, single
 from schemas.keys import KeyMadeSchema, KeySchema, key_create_schema, key_made_schema, keys_schema
 from schemas.audit import AuditEntrySchema, audit_entries_schema, audit_query_schema
+from schemas.warehouses import (WarehouseSchema, warehouse_schema, warehouse_update_schema,
+                                warehouses_schema)

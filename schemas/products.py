@@ -29,6 +29,8 @@ class ProductSchema(Schema):
     weight_netto = Quantity(load_default=0, attribute="weight_netto_milli",
                             validate=validate.Range(min=0))
     weight_unit = fields.String(load_default="kg", validate=[validate.Length(max=20), printable])
+    decimal_places = Int(load_default=3, validate=validate.OneOf([0, 1, 2, 3]), metadata={
+        "description": "Decimal places an amount in the base unit may have: 0 for whole pieces."})
 
     @validates_schema
     def units_are_distinct(self, data, partial, **kwargs):
@@ -60,7 +62,7 @@ def product_out(product) -> dict:
                        "barcode": packaging["barcode"]} for packaging in product["packaging"]],
         "weight_brutto": from_milli(product["weight_brutto_milli"]),
         "weight_netto": from_milli(product["weight_netto_milli"]),
-        "weight_unit": product["weight_unit"],
+        "weight_unit": product["weight_unit"], "decimal_places": product["decimal_places"],
     }
 
 

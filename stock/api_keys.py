@@ -19,6 +19,7 @@ from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 from models import ApiKey
 from stock import audit as trail
 from stock.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from stock.warehouses import require_warehouses
 from storage.db import WRITE, reading, utc_now, writing
 
 audit = logging.getLogger("warehouse.audit")
@@ -145,6 +146,7 @@ def create_key(session, name: str, role: str, warehouses: list[int] | None = Non
     with writing(session):
         if session.scalar(select(ApiKey.id).where(ApiKey.name == name)) is not None:
             raise Conflict(f"A key named {name!r} exists already.")
+        require_warehouses(session, warehouses or [])
         session.add(ApiKey(name=name, role=role, key_hash=hash_key(key), warehouses=warehouses_text(warehouses),
                            created_at=datetime.now(), expires_at=expires, last_used_from=""))
         if actor is not None:
@@ -168,11 +170,16 @@ def key_view(key: ApiKey) -> dict:
             "expired": key.expires_at is not None and key.expires_at <= utc_now()}
 
 
-def revoke_key(session, name: str, actor: trail.Actor | None = None) -> None:
+def revoke_key(session, name: str, actor: trail.Actor | None = None, by_key_id: int | None = None) -> None:
+    """Revoke a key. `by_key_id`: the key asking, which may not revoke itself over HTTP (a depot
+    whose only admin key revoked itself could no longer manage keys but from the terminal)."""
     with writing(session):
         key = session.scalar(select(ApiKey).where(ApiKey.name == name))
         if key is None:
             raise NotFound(f"No key named {name!r}.")
+        if by_key_id is not None and key.id == by_key_id:
+            raise Conflict("A key cannot revoke itself: revoke it with another admin key, on the keys page "
+                           "or with `flask --app app keys revoke`.")
         if key.revoked_at is None:
             key.revoked_at = datetime.now()
             if actor is not None:

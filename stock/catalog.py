@@ -13,6 +13,7 @@ PRODUCT_COLUMNS = (
     Product.product_code, Product.name, Product.active, Product.base_unit,
     Product.base_unit_barcode, Product.category, Product.lot_level,
     Product.weight_brutto_milli, Product.weight_netto_milli, Product.weight_unit,
+    Product.decimal_places,
 )
 PACKAGING_COLUMNS = (Packaging.product_code, Packaging.unit,
                      Packaging.amount_base_units_milli, Packaging.barcode)

@@ -15,7 +15,8 @@ from stock.api_keys import Caller
 from stock.audit import Actor
 from stock.errors import Conflict, Invalid, NotFound, item_errors
 from stock.policy import Policy
-from stock.quantities import from_milli
+from stock.quantities import from_milli, within_places
+from stock.warehouses import require_warehouse
 from storage.db import utc_now, writing
 
 CLOSED, IMPORTED, PROCESSING, BATCH_EXISTS = 0, 1, 2, 3
@@ -30,6 +31,7 @@ def create_order(session, caller: Caller, fields: dict) -> None:
     with writing(session, [fields["id_warehouse"]]):
         if session.get(OrderDocument, fields["document_number"]) is not None:
             raise Conflict(f"Order document {fields['document_number']!r} exists already.")
+        require_warehouse(session, fields["id_warehouse"])
         errors = _check_order_products(session, lines)
         if errors:
             raise Invalid("The order document has invalid items.", {"data": {"items": errors}})
@@ -66,15 +68,18 @@ def _check_order_products(session, items: list[dict]) -> dict[int, dict]:
     meant: it takes items of any lot (DESIGN 6), after the lines naming theirs.
     """
     codes = {item["product_code"] for item in items}
-    lot_levels = {code: level for code, level in session.execute(
-        select(Product.product_code, Product.lot_level).where(Product.product_code.in_(codes)))}
+    products = {code: (level, places) for code, level, places in session.execute(
+        select(Product.product_code, Product.lot_level, Product.decimal_places)
+        .where(Product.product_code.in_(codes)))}
     errors = {}
     for index, item in enumerate(items):
-        level = lot_levels.get(item["product_code"])
+        level, places = products.get(item["product_code"], (None, None))
         if level is None:
             errors[index] = {"product_code": [f"No product {item['product_code']!r}."]}
         elif level == 0 and item["lot"]:
             errors[index] = {"lot": ["The product is not kept by lot: the lot must be empty."]}
+        elif not within_places(item["amount_ordered_milli"], places):
+            errors[index] = {"amount_ordered": [f"The product is counted to {places} decimal place(s)."]}
     return errors
 
 

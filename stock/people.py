@@ -20,6 +20,7 @@ from models import Person, SigninFailure
 from stock import audit as trail
 from stock.api_keys import ROLES, Caller, parse_warehouses, utc_text, warehouses_text
 from stock.errors import Conflict, Invalid, NotFound
+from stock.warehouses import require_warehouses
 from storage.db import utc_now, writing
 
 MIN_PASSWORD = 10
@@ -81,6 +82,7 @@ def create_person(session, actor: trail.Actor, name: str, role: str, password: s
         with writing(session):
             if session.scalar(select(Person.id).where(Person.name == name)) is not None:
                 raise Conflict(f"A person named {name!r} exists already.")
+            require_warehouses(session, warehouses or [])
             session.add(Person(name=name, role=role, warehouses=warehouses_text(warehouses),
                                password_hash=hashed, created_at=now, password_changed_at=now, generation=0))
             trail.record(session, actor, "user.create", name,

@@ -19,9 +19,10 @@ from stock.api_keys import Caller
 from stock.balances import add_document_lines_of_batch, change_balances, new_document
 from stock.errors import Conflict, item_errors
 from stock.orders import fill_order, order_for_batch
-from stock.policy import Policy
-from stock.quantities import LIMIT, SCALE, from_milli
+from stock.policy import Policy, refuse_far_future
+from stock.quantities import LIMIT, SCALE, from_milli, within_places
 from stock.stocktaking import count_stock
+from stock.warehouses import require_warehouse
 from storage.db import insert_tuples, writing
 
 
@@ -104,7 +105,7 @@ def post_batch(session, caller: Caller, batch: dict, policy: Policy, posted_from
 _STORED_DIGEST = select(Batch.content_digest).where(Batch.batch_number == bindparam("number"))
 _PRODUCTS_WITH_PACKAGINGS = (
     select(Product.product_code, Product.name, Product.active, Product.base_unit, Product.lot_level,
-           Packaging.unit, Packaging.amount_base_units_milli)
+           Product.decimal_places, Packaging.unit, Packaging.amount_base_units_milli)
     .outerjoin(Packaging, Packaging.product_code == Product.product_code)
     .where(Product.product_code.in_(bindparam("codes", expanding=True))))
 
@@ -126,6 +127,8 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
     settings = batch["batch_settings"]
     today = date.today()
     business_date = settings.get("date", today)
+    require_warehouse(session, settings["id_warehouse"], ("data", "batch_settings", "id_warehouse"))
+    refuse_far_future(business_date, today, policy, ("data", "batch_settings", "date"))
     is_count = settings["type"] == "V"
     # First, so that a copy being booked in another warehouse stops us before any work.
     session.connection().execute(insert(Batch), dict(
@@ -170,12 +173,13 @@ def _check_items(session, items: list[dict], is_count: bool) -> tuple[dict[str, 
     codes = {scan[0] for scan in distinct}
     products: dict[str, dict] = {}
     # One statement: a product's row comes once per packaging (once, with no unit, without one).
-    for code, name, active, base_unit, lot_level, unit, factor in session.connection().execute(
+    for code, name, active, base_unit, lot_level, places, unit, factor in session.connection().execute(
             _PRODUCTS_WITH_PACKAGINGS, {"codes": list(codes)}).all():
         product = products.get(code)
         if product is None:
             product = products[code] = {"product_code": code, "name": name, "active": active,
                                         "base_unit": base_unit, "lot_level": lot_level,
+                                        "decimal_places": places,
                                         "factors": {base_unit: SCALE}}
         if unit is not None:
             product["factors"][unit] = factor
@@ -216,6 +220,10 @@ def _scan_problem(code: str, unit: str, amount: int, amount_base: int | None, lo
     base, remainder = divmod(amount * factor, SCALE)
     if remainder:
         return "amount", "In base units this has more than 3 decimal places."
+    if not within_places(base, product["decimal_places"]):
+        # 0.5 of a product counted in whole pieces is a mistake, not a half piece.
+        return "amount", (f"In base units this has more than {product['decimal_places']} decimal "
+                          f"place(s), as the product {code!r} is counted.")
     if base >= LIMIT * SCALE:
         return "amount", f"In base units this must be less than {LIMIT}."
     if amount_base is not None and amount_base != base:

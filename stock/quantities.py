@@ -68,3 +68,8 @@ def from_milli(milli: int):
         return milli // SCALE
     return milli / SCALE
 
+
+
+def within_places(milli: int, places: int) -> bool:
+    """Whether an amount in thousandths has at most `places` decimal places (0 to 3)."""
+    return milli % 10 ** (PLACES - places) == 0

@@ -58,6 +58,18 @@ from storage.db import db, sqlite_file  # noqa: E402
 BACKEND = os.environ.get("WAREHOUSE_TEST_BACKEND", "sqlite")
 PG_URL = os.environ.get("WAREHOUSE_TEST_DATABASE_URL", "")
 SHARED_SERVER_BUSY_TIMEOUT = 600.0  # seconds
+# Every test's database holds these warehouses (DESIGN 17: a batch, order or key may name only
+# a warehouse that exists): 1 as a new database has it, and the others the tests book into.
+TEST_WAREHOUSES = [(1, "Main")] + [(number, f"Warehouse {number}") for number in range(2, 10)]
+
+
+def add_test_warehouses(connection) -> None:
+    """TEST_WAREHOUSES, those missing, on a connection in a transaction."""
+    have = set(connection.execute(text("SELECT id_warehouse FROM warehouses")).scalars())
+    for number, name in TEST_WAREHOUSES:
+        if number not in have:
+            connection.execute(text("INSERT INTO warehouses (id_warehouse, name, address, active) "
+                                    "VALUES (:n, :name, '', 1)"), {"n": number, "name": name})
 
 
 def pytest_report_header(config):
@@ -133,8 +145,17 @@ def emptying_engine(pg_schema):
     engine.dispose()
 
 
+@pytest.fixture(scope="session")
+def pg_built(run_database, pg_schema):
+    """On PostgreSQL, the run's schema at the newest migration before the first test empties it."""
+    if pg_schema is not None:
+        built = create_app({"TESTING": True, **copy.deepcopy(run_database)})
+        upgrade_database(built, who="tests")
+        close_app(built)
+
+
 @pytest.fixture
-def database_config(run_database, sqlite_template, emptying_engine, pg_schema):
+def database_config(run_database, sqlite_template, emptying_engine, pg_schema, pg_built):
     """Config of this test's database: the run's one database, as new (also used by server tests).
 
     Every app, server or command of the test before has let go of it by now (their
@@ -169,10 +190,12 @@ def empty_schema(engine, schema: str) -> None:
         order = [table.name for table in reversed(db.metadata.sorted_tables) if table.name in tables]
         if set(order) != tables:  # a table the models do not know: what refers to what is unknown
             conn.exec_driver_sql(f"TRUNCATE {', '.join(map(quote, tables))} RESTART IDENTITY CASCADE")
+            add_test_warehouses(conn)
             return
         sequences = [name for kind, name in found if kind == "sequence"]
         conn.exec_driver_sql("; ".join([f"DELETE FROM {quote(name)}" for name in order] +
                                        [f"SELECT setval('{quote(name)}', 1, false)" for name in sequences]))
+        add_test_warehouses(conn)
 
 
 @pytest.fixture(scope="session")
@@ -185,6 +208,8 @@ def sqlite_template(tmp_path_factory):
     path = tmp_path_factory.mktemp("template") / "warehouse.db"
     template = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
     upgrade_database(template, who="tests")
+    with template.app_context(), db.engine.begin() as connection:
+        add_test_warehouses(connection)
     close_app(template)
     return path
 

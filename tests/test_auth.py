@@ -6,6 +6,7 @@ from helpers import product
 from models import ApiKey
 from stock import api_keys
 from stock.errors import Conflict, Forbidden, Invalid, Unauthorized
+from version import VERSION
 
 ROLE_NAMES = ["read", "scan", "admin", "read_w1", "scan_w1"]
 
@@ -52,7 +53,7 @@ def test_a_key_is_only_read_from_the_ts_apikey_header(client, keys):
 def test_health_needs_no_key(client):
     r = client.get("/health")
     assert r.status_code == 200
-    assert r.json == {"status": "ok"}
+    assert r.json == {"status": "ok", "version": VERSION}
 
 
 def test_health_ignores_a_wrong_key(client):

@@ -9,10 +9,12 @@ import subprocess
 import sys
 import time
 
+import pytest
+from sqlalchemy import text
 
 from conftest import BACKEND
-from operations.backups import check_sqlite_copy, rotate
-from server import Posters, batch_body, create_products, server_url
+from operations.backups import check_sqlite_copy, identity_of_backup, rotate
+from server import Posters, batch_body, create_products, database_engine, query, server_url
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 POSTERS = 4
@@ -128,3 +130,66 @@ def test_rotation_removes_only_its_own_oldest_backups(tmp_path):
     removed = rotate(str(tmp_path), 2)
     assert [os.path.basename(path) for path in removed] == ["warehouse-20260101-000000.db"]
     assert sorted(os.listdir(tmp_path)) == sorted(names[1:])
+
+
+# --- the depot's identity (DESIGN 22) ---------------------------------------------------------
+
+def depot_id(database_config) -> str:
+    return query(database_config, "SELECT value FROM service_settings WHERE name = 'depot_id'")[0][0]
+
+
+@pytest.mark.live
+def test_a_backup_carries_the_depot_identity(database_config, tmp_path):
+    done = flask(database_config, tmp_path, "backup", WAREHOUSE_DEPOT_NAME="Riverside depot")
+    assert done.returncode == 0, done.stderr
+    assert "Riverside depot" in done.stderr
+    path = done.stdout.splitlines()[-1]
+    assert os.path.basename(os.path.dirname(path)) == "manual"  # apart from the automatic ones
+    assert identity_of_backup(path) == {"id": depot_id(database_config), "name": "Riverside depot"}
+
+
+def test_a_backup_of_another_depot_is_refused_unless_other_depot_is_given(live_server, database_config, tmp_path):
+    server = live_server(threads=1)
+    create_products(server)
+    assert server.post("/v1/batches/", batch_body(1, "I", [("P1", 10)]))[0] == 201
+    taken = flask(database_config, tmp_path, "backup")
+    assert taken.returncode == 0, taken.stderr
+    backup = taken.stdout.splitlines()[-1]
+    assert server.post("/v1/batches/", batch_body(2, "I", [("P1", 10)]))[0] == 201
+    # This database now belongs to another depot than the backup (as the demo's backup would).
+    ours = depot_id(database_config)
+    engine = database_engine(database_config)
+    with engine.begin() as connection:
+        connection.execute(text("UPDATE service_settings SET value = 'another' WHERE name = 'depot_id'"))
+    engine.dispose()
+
+    refused = flask(database_config, tmp_path, "restore", backup)
+    assert refused.returncode == 1
+    assert "--other-depot" in refused.stderr and ours in refused.stderr
+    assert server.get("/v1/batches/2")[0] == 200  # nothing changed
+
+    restored = flask(database_config, tmp_path, "restore", "--other-depot", backup)
+    assert restored.returncode == 0, restored.stderr
+    assert server.get("/v1/batches/2")[0] == 404
+    assert depot_id(database_config) == ours  # the backup's identity came with its data
+
+
+def test_rotation_never_counts_manual_or_before_restore_copies(tmp_path):
+    for folder in ("manual", "before-restore"):
+        (tmp_path / folder).mkdir()
+        (tmp_path / folder / "warehouse-20250101-000000.db").write_text("x", encoding="utf-8")
+    (tmp_path / "warehouse-20260101-000000.db").write_text("x", encoding="utf-8")
+    assert rotate(str(tmp_path), 1) == []
+    assert rotate(str(tmp_path), 1) == []
+    assert (tmp_path / "manual" / "warehouse-20250101-000000.db").exists()
+    assert (tmp_path / "before-restore" / "warehouse-20250101-000000.db").exists()
+
+
+@pytest.mark.live
+def test_make_demo_keeps_its_database_and_backups_in_demo(tmp_path):
+    done = subprocess.run(["make", "-n", "demo", "PYTHON=python3"], cwd=REPO, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    commands = [line for line in done.stdout.splitlines() if "app" in line]
+    assert commands and all("DATABASE_URL=sqlite:///demo/warehouse.db" in line for line in commands)
+    assert all("WAREHOUSE_BACKUP_DIR=backups" in line for line in commands)  # beside it: demo/backups

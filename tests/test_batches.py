@@ -102,10 +102,34 @@ def test_business_date_is_kept_and_created_date_is_the_server_day(api):
     assert settings["created_date"] == date.today().isoformat()
 
 
-def test_future_business_date_is_allowed(api):
-    later = (date.today() + timedelta(days=30)).isoformat()
+def test_future_business_date_is_allowed_up_to_the_days_ahead_setting(api):
+    later = (date.today() + timedelta(days=7)).isoformat()
     created(post(api, batch(1, [item("P1", 1)], date=later)))
     assert view(api, 1)["batch_settings"]["date"] == later
+
+
+@pytest.mark.parametrize("days", [8, 365 * 73])
+def test_a_business_date_further_ahead_is_422_naming_it(api, days):
+    # A batch dated 2099 sat in every report (DESIGN 22).
+    later = (date.today() + timedelta(days=days)).isoformat()
+    fields = error_fields(post(api, batch(1, [item("P1", 1)], date=later)))
+    assert list(fields["data"]["batch_settings"]) == ["date"]
+    assert api.get("/v1/batches/1").status_code == 404
+
+
+def test_the_days_ahead_come_from_the_setting(make_app, monkeypatch):
+    monkeypatch.setenv("WAREHOUSE_MAX_FUTURE_DAYS", "40")
+    app = make_app()
+    from stock import api_keys
+    from storage.db import db
+    with app.app_context():
+        key = api_keys.create_key(db.session, "a", "admin")
+        db.session.remove()
+    client = app.test_client()
+    headers = {"TS-Apikey": key}
+    later = (date.today() + timedelta(days=30)).isoformat()
+    r = client.post("/v1/batches/", json={"data": batch(1, [item("P1", 1)], date=later)}, headers=headers)
+    assert r.status_code == 201, r.json
 
 
 @pytest.mark.parametrize("number, warehouse", [(5, 1), ("5", "1"), (5, "1"), ("5", 1), ("5", "01")])

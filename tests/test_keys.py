@@ -88,6 +88,16 @@ def test_a_revoked_key_is_refused_from_the_next_request(api, client):
     assert api.delete("/v1/keys/gate-2").status_code == 200  # revoked already: nothing changes
 
 
+def test_a_key_cannot_revoke_itself_and_keeps_working(api, client):
+    key = make(api, role="admin").json["item"]["key"]
+    office = Api(client, key)
+    response = office.delete("/v1/keys/gate-2")
+    assert response.status_code == 409 and "itself" in response.json["error"]["message"]
+    assert office.get("/v1/products/").status_code == 200
+    assert listed(api)["gate-2"]["revoked"] == ""
+    assert api.delete("/v1/keys/gate-2").status_code == 200  # another admin key may
+
+
 def test_revoking_an_unknown_key_is_404(api):
     response = api.delete("/v1/keys/nobody")
     assert response.status_code == 404 and response.json["error"]["code"] == "not_found"

@@ -59,3 +59,19 @@ def test_key_changes_imports_and_upgrades_are_logged_with_who_ran_them(tmp_path)
         f"key 'scanner-3' revoked by 'flask keys revoke' run by {user}",
         f"1 product(s) imported from {products} by 'flask products import' run by {user}",
     ]
+
+
+@pytest.mark.parametrize("remote, forwarded, trusted, logged", [
+    ("10.0.0.5", "192.168.1.77", "10.0.0.5", "192.168.1.77"),  # behind the trusted proxy: the scanner
+    ("10.0.0.6", "192.168.1.77", "10.0.0.5", "10.0.0.6"),  # anyone else's header is not believed
+    ("10.0.0.5", "192.168.1.77", None, "10.0.0.5"),  # no proxy trusted
+])
+def test_the_access_line_names_the_client_behind_the_trusted_proxy(app, keys, caplog, remote, forwarded,
+                                                                   trusted, logged):
+    app.config["TRUSTED_PROXY"] = trusted
+    client = app.test_client()
+    with caplog.at_level(logging.INFO, logger="warehouse.access"):
+        client.get("/v1/products/", headers={"TS-Apikey": keys["admin"], "X-Forwarded-For": forwarded},
+                   environ_base={"REMOTE_ADDR": remote})
+    [line] = [record.getMessage() for record in caplog.records if record.name == "warehouse.access"]
+    assert line.startswith(f"{logged} GET /v1/products/ 200 ")

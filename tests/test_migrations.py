@@ -11,8 +11,10 @@ import tarfile
 import time
 import uuid
 from copy import deepcopy
+from datetime import date, datetime
 
 import pytest
+from alembic import command
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
@@ -21,6 +23,7 @@ from conftest import BACKEND, PG_URL, SHARED_SERVER_BUSY_TIMEOUT
 from operations import upgrades
 from operations.upgrades import UpgradeRefused, upgrade_database
 from server import free_port, query, server_url
+from stock.api_keys import hash_key
 from storage.db import db
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -97,13 +100,28 @@ def old_database(old_code, old_sqlite_depot, empty_database, tmp_path):
     return empty_database, deepcopy(answers)
 
 
+# Fields a later release added to an answer's shape (DESIGN 18: products carry decimal_places),
+# with the value every record of the old release has after the upgrade.
+ADDED_FIELDS = {"/v1/products/": {"decimal_places": 3}}
+
+
 def answers_now(app, old):
+    """What the old release's reads answer now, with the fields added since checked and left out."""
     client = app.test_client()
     now = []
     for method, path, data, _before in old["answers"]:
         body = {"data": data} if data is not None else {}
         response = client.open(path, method=method, json=body, headers={"TS-Apikey": old["key"]})
-        now.append([method, path, data, response.get_data(as_text=True)])
+        text = response.get_data(as_text=True)
+        added = next((fields for prefix, fields in ADDED_FIELDS.items() if path.startswith(prefix)), None)
+        if added and response.status_code == 200:
+            answer = json.loads(text)
+            records = answer["list"] if "list" in answer else [answer["item"]]
+            for record in records:
+                for name, value in added.items():
+                    assert record.pop(name) == value, (path, name)
+            text = json.dumps(answer, separators=(",", ":"), ensure_ascii=False) + "\n"
+        now.append([method, path, data, text])
     return now
 
 
@@ -129,6 +147,42 @@ def test_an_empty_database_is_built_by_the_migrations(make_app, empty_database):
     assert upgrade_database(app, who="tests") == "empty"
     assert revision_of(empty_database) == [(head(),)]
     assert upgrade_database(app, who="tests") is None  # already there: nothing to do
+
+
+def test_a_new_database_has_warehouse_1_main(make_app, empty_database):
+    app = make_app(database=empty_database, upgrade=True)
+    with app.app_context():
+        assert db.session.execute(text("SELECT id_warehouse, name, active FROM warehouses")).all() == [
+            (1, "Main", 1)]
+
+
+def test_the_upgrade_declares_every_warehouse_the_data_uses(make_app, empty_database):
+    """A database of the previous release with batches in warehouses 1, 2 and 7 (DESIGN 17)."""
+    app = make_app(database=empty_database, upgrade=False)
+    previous = upgrades.scripts().get_revision("b21a0de90001").down_revision
+    with app.app_context():
+        command.upgrade(upgrades.alembic_config(), previous)
+        with db.engine.begin() as connection:
+            connection.execute(text("INSERT INTO api_keys (name, role, key_hash, warehouses, created_at) "
+                                    "VALUES ('admin', 'admin', :h, '', :t)"),
+                               {"h": hash_key("old-key"), "t": datetime.now()})
+            connection.execute(text("INSERT INTO products (product_code, name, active, base_unit, "
+                                    "base_unit_barcode, category, lot_level, weight_brutto_milli, "
+                                    "weight_netto_milli, weight_unit) VALUES ('P1', 'P', 1, 'pc', '', 0, 0, 0, 0, 'kg')"))
+            for number, warehouse in ((1, 1), (2, 2), (3, 7), (4, 2)):
+                connection.execute(text(
+                    "INSERT INTO batches (batch_number, id_warehouse, direction, type, date, created_date, "
+                    "app_version, name, truck, document_number, content_digest) "
+                    "VALUES (:n, :w, 'I', 'R', :d, :d, '', '', 0, '', 'x')"),
+                    {"n": number, "w": warehouse, "d": date.today()})
+        db.engine.dispose()
+    upgrade_database(app, who="tests")
+    listed = app.test_client().get("/v1/warehouses/", headers={"TS-Apikey": "old-key"})
+    assert listed.status_code == 200, listed.json
+    assert listed.json["list"] == [{"id_warehouse": n, "name": f"Warehouse {n}", "address": "", "active": 1}
+                                   for n in (1, 2, 7)]
+    products = app.test_client().get("/v1/products/P1", headers={"TS-Apikey": "old-key"})
+    assert products.json["item"]["decimal_places"] == 3
 
 
 # --- the release before migrations -----------------------------------------------------------

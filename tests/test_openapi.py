@@ -8,7 +8,8 @@ from openapi_spec_validator import validate
 
 from schemas import BATCH_ITEM_FIELDS, BatchItemCreateSchema
 
-OPERATIONS = 29  # the 20 of interface.md; DESIGN 16: keys and the audit trail; DESIGN 18: customers, barcodes, orders
+# The 20 of interface.md; DESIGN 16: keys and the audit trail; 17: warehouses; 18: customers, barcodes, orders.
+OPERATIONS = 32
 SHARED = {"401", "422", "500", "503", "507"}
 
 
@@ -77,6 +78,8 @@ def test_every_operation_lists_the_shared_errors_with_the_error_body(document):
     ("/v1/products/{product_code}", "post", {"403", "404", "409"}),
     ("/v1/documents/acquire/{document_number}", "get", {"403", "404", "409"}),
     ("/v1/batches/", "post", {"403", "409"}),
+    ("/v1/warehouses/", "post", {"403", "409"}),
+    ("/v1/warehouses/{id_warehouse}", "post", {"403", "404", "409"}),
     ("/v1/stocktakings/", "delete", {"403", "404", "409"}),
 ])
 def test_operations_list_their_own_errors(document, path, method, statuses):

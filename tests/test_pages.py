@@ -205,15 +205,16 @@ def stock_rows(response) -> list[list[str]]:
 
 
 def test_stock_shows_each_product_at_its_own_level(depot, office):
+    # Warehouses by name (DESIGN 17): 1 is "Main", 2 the tests' "Warehouse 2".
     assert stock_rows(office.get("/")) == [
-        ["1", "CHEESE", "Edam cheese", "L1", "2.5", "kg"], ["1", "CHEESE", "Edam cheese", "L2", "3", "kg"],
-        ["1", "MILK-1L", "Milk 1 l", "", "45", "pc"], ["1", "SOAP", "Liquid soap", "", "6", "pc"],
-        ["2", "SOAP", "Liquid soap", "", "7", "pc"]]
+        ["Main", "CHEESE", "Edam cheese", "L1", "2.5", "kg"], ["Main", "CHEESE", "Edam cheese", "L2", "3", "kg"],
+        ["Main", "MILK-1L", "Milk 1 l", "", "45", "pc"], ["Main", "SOAP", "Liquid soap", "", "6", "pc"],
+        ["Warehouse 2", "SOAP", "Liquid soap", "", "7", "pc"]]
 
 
 def test_stock_level_switch_and_warehouse(depot, office):
-    assert stock_rows(office.get("/?level=0&warehouse=1"))[0] == ["1", "CHEESE", "Edam cheese", "", "5.5", "kg"]
-    assert [row[:2] for row in stock_rows(office.get("/?warehouse=2"))] == [["2", "SOAP"]]
+    assert stock_rows(office.get("/?level=0&warehouse=1"))[0] == ["Main", "CHEESE", "Edam cheese", "", "5.5", "kg"]
+    assert [row[:2] for row in stock_rows(office.get("/?warehouse=2"))] == [["Warehouse 2", "SOAP"]]
 
 
 @pytest.mark.parametrize("search, codes", [("milk", ["MILK-1L"]), ("CHEE", ["CHEESE", "CHEESE"]),
@@ -249,7 +250,7 @@ def test_a_person_limited_to_a_warehouse_sees_only_it(depot, client, person, api
     created(api.post("/v1/documents/", order("W1-ORDER", items=[order_item(1, "SOAP", 1)])))
     person("read_w1", [1])
     sign_in(client, "read_w1")
-    assert {row[0] for row in stock_rows(client.get("/"))} == {"1"}
+    assert {row[0] for row in stock_rows(client.get("/"))} == {"Main"}
     assert stock_rows(client.get("/?warehouse=2")) == []
     assert {r["id_warehouse"] for r in csv_rows(client.get("/?format=csv"))} == {"1"}
     assert {r["id_warehouse"] for r in csv_rows(client.get(f"/documents?format=csv&date_from={day(30)}"))} == {"1"}
@@ -328,7 +329,7 @@ def test_stocktakings_are_paged(depot, office, monkeypatch):
     monkeypatch.setitem(views.PER_PAGE, "stocktakings", 1)
     first = office.get("/stocktakings").get_data(as_text=True)
     second = office.get("/stocktakings?page=2").get_data(as_text=True)
-    assert f"Warehouse 1, {day(3)}" in first and "Warehouse 2" not in first
+    assert f"Main, {day(3)}" in first and "Warehouse 2" not in first
     assert f"Warehouse 2, {day(0)}" in second and 'rel="next"' not in second
 
 
@@ -376,3 +377,19 @@ def test_under_v1_errors_stay_json_whatever_the_client_accepts(client, headers):
 def test_an_unknown_path_for_a_json_client_stays_json(client):
     response = client.get("/nothing", headers={"Accept": "application/json"})
     assert response.status_code == 404 and response.json["error"]["code"] == "not_found"
+
+
+@pytest.mark.parametrize("remote, proto, secure", [
+    ("10.0.0.5", "https", True),  # through the trusted proxy, which the browser reached over HTTPS
+    ("10.0.0.5", "http", False),
+    ("10.0.0.9", "https", False),  # a header from anyone else is not believed
+])
+def test_the_session_cookie_is_secure_when_the_page_came_over_https(app, person, remote, proto, secure):
+    app.config["TRUSTED_PROXY"] = "10.0.0.5"
+    client = app.test_client()
+    client.environ_base.update(REMOTE_ADDR=remote, HTTP_X_FORWARDED_PROTO=proto)
+    person("read")
+    signed_in = sign_in(client, "read")
+    cookie = next(value for name, value in signed_in.headers.items()
+                  if name == "Set-Cookie" and value.startswith("session="))
+    assert ("; Secure" in cookie) is secure

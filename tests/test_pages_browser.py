@@ -123,6 +123,15 @@ def test_office_signs_in_visits_every_page_filters_downloads_and_sees_the_chart(
     assert download.value.suggested_filename == "stock.csv"
     assert sorted({row["product_code"] for row in rows}) == sorted(set(codes))
 
+    # Warehouses by name (DESIGN 17): picked from a list, and named in the table.
+    warehouse = page.get_by_label("Warehouse")
+    names = warehouse.locator("option").all_inner_texts()
+    assert names[:2] == ["all", "Main"] and len(names) >= 3
+    warehouse.select_option(label=names[2])
+    page.get_by_role("button", name="Show").click()
+    shown = page.locator("#stock tbody tr td:nth-child(1)").all_inner_texts()
+    assert shown and set(shown) == {names[2]}
+
     for name in ("Documents", "Orders", "Stocktakings", "Movements"):
         page.get_by_role("link", name=name, exact=True).click()
         expect(page.get_by_role("heading", level=1)).to_have_text(name)

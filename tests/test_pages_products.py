@@ -39,7 +39,7 @@ def form(client, path, **fields):
 
 
 NEW = {"product_code": "TEA", "name": "Green tea", "base_unit": "pc", "base_unit_barcode": "", "category": "3",
-       "lot_level": "1", "active": "1", "weight_brutto": "0.12", "weight_netto": "0.1", "weight_unit": "kg",
+       "lot_level": "1", "decimal_places": "0", "active": "1", "weight_brutto": "0.12", "weight_netto": "0.1", "weight_unit": "kg",
        "packaging": [("box", "20", "5901234123457"), ("", "", "")]}
 
 
@@ -67,6 +67,7 @@ def test_an_admin_creates_a_product_with_packaging_and_finds_it_by_its_barcode(a
     assert api.get("/v1/products/TEA").json["item"] == {
         "product_code": "TEA", "name": "Green tea", "active": 1, "base_unit": "pc", "base_unit_barcode": "",
         "category": 3, "lot_level": 1, "weight_brutto": Decimal("0.12"), "weight_netto": Decimal("0.1"), "weight_unit": "kg",
+        "decimal_places": 0,
         "packaging": [{"unit": "box", "amount_base_units": 20, "barcode": "5901234123457"}]}
     assert listed_codes(admin.get("/products?q=5901234123457")) == ["TEA"]
     [entry] = audit.list_entries(session, kind="product.create")

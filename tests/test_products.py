@@ -13,7 +13,7 @@ from storage.db import writing
 
 DEFAULTS = {
     "active": 1, "category": 0, "lot_level": 0, "packaging": [], "weight_brutto": 0,
-    "weight_netto": 0, "weight_unit": "kg", "base_unit_barcode": "",
+    "weight_netto": 0, "weight_unit": "kg", "base_unit_barcode": "", "decimal_places": 3,
 }
 
 
@@ -64,7 +64,7 @@ def test_create_with_every_field_returns_them(api):
         "base_unit_barcode": "8590001", "category": 7, "lot_level": 1,
         "packaging": [{"unit": "crate", "amount_base_units": 12, "barcode": "8590012"},
                       {"unit": "pallet", "amount_base_units": "480.5", "barcode": ""}],
-        "weight_brutto": "1.075", "weight_netto": 1, "weight_unit": "kg",
+        "weight_brutto": "1.075", "weight_netto": 1, "weight_unit": "kg", "decimal_places": 2,
     }
     r = api.post("/v1/products/", full)
     assert r.status_code == 201, r.json

@@ -23,12 +23,13 @@ EVERY_OPERATION = [
     ("GET", "/v1/barcodes/123"), ("POST", "/v1/documents/close/D1"), ("POST", "/v1/documents/release/D1"),
     # DESIGN 16: keys over HTTP and the audit trail.
     ("GET", "/v1/keys/"), ("POST", "/v1/keys/"), ("DELETE", "/v1/keys/scanner-1"), ("GET", "/v1/audit/"),
+    ("GET", "/v1/warehouses/"), ("POST", "/v1/warehouses/"), ("POST", "/v1/warehouses/1"),
 ]
 
 
 def test_the_list_names_every_operation_of_the_app(app):
     assert len(EVERY_OPERATION) == len([rule for rule in app.url_map.iter_rules()
-                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 29
+                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 32
 
 
 @pytest.mark.parametrize("method, path", EVERY_OPERATION)

@@ -99,3 +99,13 @@ def test_a_command_refuses_to_run_naming_the_setting(tmp_path):
     assert done.returncode == 1
     assert "Error: WAREHOUSE_BUSY_TIMEOUT='soon' is not a number." in done.stderr
     assert "Traceback" not in done.stderr
+
+
+def test_flask_settings_knows_every_setting_this_module_reads():
+    import re
+
+    from operations import settings
+
+    with open(settings.__file__, encoding="utf-8") as file:
+        read = set(re.findall(r'environ, "([A-Z_]+)"', file.read()))
+    assert read == {name for name, *_ in settings.SETTINGS}

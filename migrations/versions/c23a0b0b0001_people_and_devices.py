@@ -1,7 +1,7 @@
 """People and devices: users, failed sign-ins, key expiry and last use, who posted a batch
 
 Revision ID: c23a0b0b0001
-Revises: a0d17a11e001
+Revises: b21a0de90001
 Create Date: 2026-11-25 12:00:00
 
 """
@@ -9,7 +9,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "c23a0b0b0001"
-down_revision = "a0d17a11e001"
+down_revision = "b21a0de90001"
 branch_labels = None
 depends_on = None
 
