@@ -5,7 +5,7 @@ in one query), whatever the number of records.
 """
 from itertools import groupby
 
-from sqlalchemy import exists, select
+from sqlalchemy import exists, func, select
 
 from models import Batch, BatchExtra, BatchItem, Product, WarehouseDocument, WarehouseDocumentItem
 from stock.api_keys import Caller
@@ -74,8 +74,14 @@ def _batches(session, query, level: int, headers_only: bool) -> list[dict]:
             .where(BatchExtra.batch_number.in_(numbers))
             .order_by(BatchExtra.batch_number, BatchExtra.position)), "batch_number")
     if headers and not headers_only:
+        # An item booked on a goods document carries that document's number: the one
+        # document of its batch (a count's items have none: 0).
+        doc_number = func.coalesce(WarehouseDocument.doc_number, 0).label("doc_number")
         items = _group(session.execute(_at_level(
-            select(*BatchItem.__table__.c).where(BatchItem.batch_number.in_(numbers)), BatchItem, level)
+            select(*BatchItem.__table__.c, doc_number)
+            .outerjoin(WarehouseDocument, (WarehouseDocument.batch_number == BatchItem.batch_number)
+                       & (BatchItem.doc_item_number != 0))
+            .where(BatchItem.batch_number.in_(numbers)), BatchItem, level)
             .order_by(BatchItem.batch_number, BatchItem.position)), "batch_number")
     return [{"batch_settings": batch,
              "batch_items": items.get(batch.batch_number, []),
@@ -85,7 +91,7 @@ def _batches(session, query, level: int, headers_only: bool) -> list[dict]:
 # --- warehouse documents --------------------------------------------------------------------
 
 def get_document(session, caller: Caller, doc_number: int) -> dict:
-    document = session.get(WarehouseDocument, doc_number)
+    document = session.scalars(select(WarehouseDocument).where(WarehouseDocument.doc_number == doc_number)).first()
     if document is None or not caller.sees(document.id_warehouse):
         raise NotFound(f"No warehouse document {doc_number}.")
     return _documents(session, select(WarehouseDocument).where(WarehouseDocument.doc_number == doc_number),
@@ -104,7 +110,7 @@ def _documents(session, query, level: int, headers_only: bool, offset: int = 0,
     if level in (0, 1):
         query = query.where(exists(_at_level(
             select(WarehouseDocumentItem.id)
-            .where(WarehouseDocumentItem.doc_number == WarehouseDocument.doc_number),
+            .where(WarehouseDocumentItem.document_id == WarehouseDocument.id),
             WarehouseDocumentItem, level)))
     query = query.order_by(WarehouseDocument.doc_number)
     if offset:
@@ -114,15 +120,16 @@ def _documents(session, query, level: int, headers_only: bool, offset: int = 0,
     headers = session.scalars(query).all()
     items = {}
     if not headers_only and headers:
-        numbers = query.with_only_columns(WarehouseDocument.doc_number).scalar_subquery()
+        ids = query.with_only_columns(WarehouseDocument.id).scalar_subquery()
         item = WarehouseDocumentItem
         items = _group(session.execute(
-            select(item.doc_number, item.item_number, item.direction, item.product_code, item.name,
+            select(item.document_id, WarehouseDocument.doc_number, item.item_number, item.direction, item.product_code, item.name,
                    item.lot, item.date_exp, item.amount_base_milli, item.doc_created_date,
                    item.timestamp_from_client, Product.lot_level, Product.base_unit.label("unit"))
+            .join(WarehouseDocument, WarehouseDocument.id == item.document_id)
             .join(Product, Product.product_code == item.product_code)
-            .where(item.doc_number.in_(numbers),
+            .where(item.document_id.in_(ids),
                    *([Product.lot_level == level] if level in (0, 1) else []))
-            .order_by(item.doc_number, item.item_number)), "doc_number")
-    return [{**{c.key: getattr(doc, c.key) for c in WarehouseDocument.__table__.c},
-             "wh_doc_items": items.get(doc.doc_number, [])} for doc in headers]
+            .order_by(WarehouseDocument.doc_number, item.item_number)), "document_id")
+    return [{**{c.key: getattr(doc, c.key) for c in WarehouseDocument.__table__.c if c.key != "id"},
+             "wh_doc_items": items.get(doc.id, [])} for doc in headers]

@@ -28,11 +28,13 @@ def list_stocktakings(session, caller: Caller, headers_only: bool, offset: int =
     warehouses = caller.narrow([])
     in_doc, out_doc = aliased(WarehouseDocument), aliased(WarehouseDocument)
     headers = session.execute(in_warehouses(
-        select(Stocktaking.id_warehouse, Stocktaking.date, Stocktaking.status, Stocktaking.in_doc,
-               Stocktaking.out_doc, func.coalesce(in_doc.ufid, "").label("in_ufid"),
+        select(Stocktaking.id_warehouse, Stocktaking.date, Stocktaking.status,
+               func.coalesce(in_doc.doc_number, 0).label("in_doc"),
+               func.coalesce(out_doc.doc_number, 0).label("out_doc"),
+               func.coalesce(in_doc.ufid, "").label("in_ufid"),
                func.coalesce(out_doc.ufid, "").label("out_ufid"))
-        .outerjoin(in_doc, in_doc.doc_number == Stocktaking.in_doc)
-        .outerjoin(out_doc, out_doc.doc_number == Stocktaking.out_doc),
+        .outerjoin(in_doc, in_doc.id == Stocktaking.in_document_id)
+        .outerjoin(out_doc, out_doc.id == Stocktaking.out_document_id),
         Stocktaking.id_warehouse, warehouses)
         .order_by(Stocktaking.date, Stocktaking.id_warehouse).offset(offset or None).limit(limit)).all()
     items = {}
@@ -118,18 +120,18 @@ def movements(session, caller: Caller, filters: dict) -> list[dict]:
     """
     item = WarehouseDocumentItem
     signed = case((item.direction == "O", -item.amount_base_milli), else_=item.amount_base_milli)
-    query = (select(item.doc_number, item.item_number, WarehouseDocument.ufid,
+    query = (select(WarehouseDocument.doc_number, item.item_number, WarehouseDocument.ufid,
                     WarehouseDocument.id_customer, func.coalesce(Customer.name, "").label("customer_name"),
                     item.product_code, item.name, item.lot, item.date_exp, item.doc_created_date,
                     item.timestamp_from_client, signed.label("amount_base_milli"),
                     Product.base_unit.label("unit"))
-             .join(WarehouseDocument, WarehouseDocument.doc_number == item.doc_number)
+             .join(WarehouseDocument, WarehouseDocument.id == item.document_id)
              .join(Product, Product.product_code == item.product_code)
              .outerjoin(Customer, Customer.id_customer == WarehouseDocument.id_customer))
     query = within(query, item.__table__, caller, filters)
     if filters.get("level", -1) in (0, 1):
         query = query.where(Product.lot_level == filters["level"])
-    return [dict(row._mapping) for row in session.execute(query.order_by(item.doc_number, item.item_number))]
+    return [dict(row._mapping) for row in session.execute(query.order_by(WarehouseDocument.doc_number, item.item_number))]
 
 
 # --- overviews ------------------------------------------------------------------------------
@@ -187,7 +189,7 @@ def balance_differences(session) -> list[dict]:
     signed = case((doc.direction == "O", -item.amount_base_milli), else_=item.amount_base_milli)
     computed = {(row.id_warehouse, row.product_code, row.lot): row.amount for row in session.execute(
         select(doc.id_warehouse, item.product_code, item.lot, func.sum(signed).label("amount"))
-        .join(doc, doc.doc_number == item.doc_number)
+        .join(doc, doc.id == item.document_id)
         .group_by(doc.id_warehouse, item.product_code, item.lot))}
     booked = {(row.id_warehouse, row.product_code, row.lot): row.amount_milli for row in session.execute(
         select(Balance.id_warehouse, Balance.product_code, Balance.lot, Balance.amount_milli))}
