@@ -108,6 +108,9 @@ _PRODUCTS_WITH_PACKAGINGS = (
     .where(Product.product_code.in_(bindparam("codes", expanding=True))))
 
 
+_INSERT_BATCH = insert(Batch)
+
+
 def _stored_digest(session, batch: dict) -> str | None:
     return session.connection().scalar(_STORED_DIGEST, {"number": batch["batch_settings"]["batch_number"]})
 
@@ -127,7 +130,7 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
     business_date = settings.get("date", today)
     is_count = settings["type"] == "V"
     # First, so that a copy being booked in another warehouse stops us before any work.
-    session.connection().execute(insert(Batch), dict(
+    session.connection().execute(_INSERT_BATCH, dict(
         batch_number=settings["batch_number"], id_warehouse=settings["id_warehouse"],
         direction=settings["direction"], type=settings["type"], date=business_date,
         created_date=today, app_version=settings.get("app_version", ""),
