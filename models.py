@@ -257,3 +257,22 @@ class ServiceSetting(db.Model):
     __tablename__ = "service_settings"
     name: Mapped[str] = mapped_column(String(50), primary_key=True)
     value: Mapped[str] = mapped_column(Text)
+
+
+class AuditEntry(db.Model):
+    """One change that is not a booking: when, who, from where, what and how (DESIGN section 16).
+
+    Written in the transaction of the change it records; the service never updates or deletes one.
+    """
+
+    __tablename__ = "audit_trail"
+    __table_args__ = (Index("ix_audit_trail_kind_id", "kind", "id"), Index("ix_audit_trail_who_id", "who", "id"))
+    id: Mapped[int] = mapped_column(primary_key=True)
+    at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    who: Mapped[str] = mapped_column(String(200))
+    # "from" in the API: the client address, or "cli" for a command on the depot's PC.
+    address: Mapped[str] = mapped_column(String(100))
+    kind: Mapped[str] = mapped_column(String(50))
+    record: Mapped[str] = mapped_column(Text, default="")
+    # JSON: {field: [before, after]}
+    changes: Mapped[str] = mapped_column(Text, default="{}")

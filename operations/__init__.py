@@ -7,6 +7,5 @@ settings.py reads every setting, logs.py sets up logging and the access line,
 serving.py runs waitress and stops it cleanly.
 
 May import: stock/, storage/, models and schemas (a command loads its input as
-the API does). Nothing here answers HTTP. Only app.py imports this package, but
-for operations.logs.KEY_NAME, which routes/ and pages/ set for the access line.
+the API does). Nothing here answers HTTP. Only app.py imports this package.
 """

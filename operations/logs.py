@@ -5,14 +5,14 @@ import logging.handlers
 import sys
 import time
 
+from identity import KEY_NAME
+
 access_log = logging.getLogger("warehouse.access")
 # Changes an operator may have to account for later: keys, imports, restores, upgrades.
 audit = logging.getLogger("warehouse.audit")
 
 FORMAT = "%(asctime)s %(name)s %(message)s"
 
-# Where the key check leaves the key's name for the access line (never the key itself).
-KEY_NAME = "warehouse.key_name"
 
 
 class AccessLog:

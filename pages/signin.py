@@ -17,7 +17,7 @@ from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy import select
 
 from models import ApiKey, ServiceSetting
-from operations.logs import KEY_NAME
+from identity import KEY_NAME
 from pages import bp
 from stock import api_keys
 from stock.errors import Unauthorized

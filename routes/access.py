@@ -2,12 +2,13 @@
 
 The role a view needs is checked where the view declares it (routes/operation.py).
 """
-from flask import g, request
+from flask import current_app, g, request
 
-from operations.logs import KEY_NAME
+from identity import KEY_NAME, client_address
 from routes.parsing import refuse_nul
 from routes.reading import cached, reader
 from stock.api_keys import RevokedKey, authenticate, hash_key
+from stock.audit import Actor
 
 
 # Under /v1 but read without a key: integrators fetch the description before they have one.
@@ -32,3 +33,8 @@ def check_request():
 def caller():
     """The key that made this request (a stock.api_keys.Caller)."""
     return g.caller
+
+
+def actor() -> Actor:
+    """Who this request is, for the audit trail: the key's name and the client's address."""
+    return Actor(g.caller.name, client_address(request.environ, current_app.config.get("TRUSTED_PROXY")))

@@ -212,7 +212,7 @@ def test_stock_search_by_code_or_name(depot, office, search, codes):
 
 
 def test_stock_is_paged(depot, office, monkeypatch):
-    from pages import views
+    from pages import common as views
 
     monkeypatch.setitem(views.PER_PAGE, "stock", 2)
     first, second, third = (office.get(f"/?page={n}") for n in (1, 2, 3))
@@ -223,7 +223,7 @@ def test_stock_is_paged(depot, office, monkeypatch):
 
 
 def test_stock_csv_gives_every_row_the_filters_select(depot, office, monkeypatch, api):
-    from pages import views
+    from pages import common as views
 
     monkeypatch.setitem(views.PER_PAGE, "stock", 1)
     rows = csv_rows(office.get("/?format=csv&page=2"))
@@ -265,7 +265,7 @@ def test_documents_filter_by_direction_and_give_their_lines_as_csv(depot, office
 
 
 def test_documents_are_paged(depot, office, monkeypatch):
-    from pages import views
+    from pages import common as views
 
     monkeypatch.setitem(views.PER_PAGE, "documents", 2)
     first = office.get(f"/documents?date_from={day(30)}").get_data(as_text=True)
@@ -308,7 +308,7 @@ def test_stocktakings_show_counts_against_the_books(depot, office):
 
 
 def test_stocktakings_are_paged(depot, office, monkeypatch):
-    from pages import views
+    from pages import common as views
 
     depot.booked("I", [("SOAP", 6, "pc", "")], days_ago=3, type_="V")
     depot.booked("I", [("SOAP", 7, "pc", "")], days_ago=0, type_="V", warehouse=2)

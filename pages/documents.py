@@ -1,0 +1,38 @@
+"""The warehouse documents page: one date range of documents with their lines."""
+from datetime import date, timedelta
+
+from flask import g, render_template, request
+
+from pages import bp
+from pages.common import PER_PAGE, Pager, csv_response, warehouses
+from pages.params import documents_query, load_args
+from pages.signin import signed_in
+from stock import catalog, records
+from stock.quantities import from_milli
+from storage.db import db
+
+DOCUMENT_DAYS = 7
+
+
+@bp.get("/documents")
+@signed_in
+def documents():
+    """Warehouse documents of one date range (the last 7 days unless asked) with their lines."""
+    query = load_args(documents_query, request.args)
+    date_to = query["date_to"] or date.today()
+    date_from = query["date_from"] or min(date_to, date.today()) - timedelta(days=DOCUMENT_DAYS - 1)
+    filters = {"id_warehouses": warehouses(query), "doc_direction": query["direction"],
+               "date_from": date_from, "date_to": date_to}
+    if query["format"] == "csv":
+        docs = records.filter_documents(db.session, g.caller, filters, False)
+        return csv_response("documents", [
+            "ufid", "doc_number", "id_warehouse", "direction", "date", "id_customer", "item_number",
+            "product_code", "name", "lot", "date_exp", "amount", "unit"], (
+            (d["ufid"], d["doc_number"], d["id_warehouse"], d["direction"], d["date"].isoformat(),
+             d["id_customer"], i["item_number"], i["product_code"], i["name"], i["lot"], i["date_exp"],
+             from_milli(i["amount_base_milli"]), i["unit"]) for d in docs for i in d["wh_doc_items"]))
+    size = PER_PAGE["documents"]
+    docs = records.filter_documents(db.session, g.caller, filters, False, **Pager.fetch(query["page"], size))
+    customers = {c.id_customer: c.name for c in catalog.list_customers(db.session)}
+    return render_template("documents.html", query=query, date_from=date_from, date_to=date_to,
+                           customers=customers, pager=Pager(query["page"], size, docs))
