@@ -1,7 +1,7 @@
 """Warehouse documents get an internal id; their numbers are given at the end of a booking
 
 Revision ID: d23a0c0ffee1
-Revises: 85a7e1fcdb9a
+Revises: a0d17a11e001
 Create Date: 2026-11-25 11:50:00
 
 DESIGN 23: a document's doc_number and ufid are given just before its booking commits,
@@ -18,7 +18,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "d23a0c0ffee1"
-down_revision = "85a7e1fcdb9a"
+down_revision = "a0d17a11e001"
 branch_labels = None
 depends_on = None
 
