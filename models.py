@@ -164,12 +164,19 @@ class WarehouseDocument(db.Model):
     """
 
     __tablename__ = "warehouse_documents"
-    __table_args__ = (Index("ix_documents_warehouse_date", "id_warehouse", "date"),)
+    __table_args__ = (
+        Index("ix_documents_warehouse_date", "id_warehouse", "date"),
+        # The latest document of a warehouse and direction, one step down (the overview).
+        Index("ix_documents_latest", "id_warehouse", "direction", "date", "doc_number"),
+        # Documents by business date; with the direction in it the monthly overview reads
+        # nothing but this index.
+        Index("ix_documents_date_direction", "date", "direction"),
+    )
     id: Mapped[int] = mapped_column(BigInteger().with_variant(db.Integer, "sqlite"), primary_key=True)
     doc_number: Mapped[Optional[int]] = mapped_column(BigInteger, unique=True)
     id_warehouse: Mapped[int] = mapped_column(BigInteger)
     direction: Mapped[str] = mapped_column(String(1))
-    date: Mapped[dt.date] = mapped_column(index=True)
+    date: Mapped[dt.date]
     doc_created_date: Mapped[dt.date]
     id_customer: Mapped[int] = mapped_column(BigInteger, default=0)
     batch_number: Mapped[int] = mapped_column(BigInteger, default=-1, index=True)

@@ -49,7 +49,7 @@ def _num(v):
 
 def _bound(row, v):
     sign = ">=" if row.higher_is_better else "<="
-    if row.judge_value:
+    if row.judge_value and row.goal == 0:  # a count that must be none
         sign = "="
     return f"{sign} {v:g}{'*' if row.own_goal else ''}"
 

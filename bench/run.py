@@ -21,7 +21,9 @@ import time
 import traceback
 from pathlib import Path
 
+import five_years
 import many_depots
+import processes
 import report
 import scenarios
 import server
@@ -34,6 +36,8 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "e": scenarios.scenario_e,
     "g": many_depots.scenario_g,
     "h": scenarios.scenario_h,
+    "i": five_years.scenario_i,
+    "j": processes.scenario_j,
 }
 
 
@@ -65,7 +69,7 @@ def git_head():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="abcdegh", help="scenarios to run, e.g. 'ab'")
+    parser.add_argument("--only", default="abcdeghij", help="scenarios to run, e.g. 'ab'")
     parser.add_argument("--seed-batches", type=int, default=200,
                         help="1000-item batches of history for c (default 200)")
     parser.add_argument("--seed-time-limit", type=float, default=300,

@@ -6,7 +6,7 @@ from pages.common import PER_PAGE, Pager, csv_response
 from pages.params import load_args, orders_query
 from pages.signin import signed_in
 from stock import catalog
-from stock.orders import list_orders
+from stock.orders import count_orders, list_orders
 from stock.quantities import from_milli
 from storage.db import db
 
@@ -26,6 +26,8 @@ def orders():
              i.item_number, i.product_code, i.lot, i.direction, from_milli(i.amount_ordered_milli),
              from_milli(i.amount_delivered_milli)) for o in found for i in o.items))
     size = PER_PAGE["orders"]
-    found = list_orders(db.session, g.caller, query["state"], **Pager.fetch(query["page"], size))
+    found = list_orders(db.session, g.caller, query["state"],
+                        **{**Pager.fetch(query, size), "after": (query["after"] or (None,))[0]})
+    total = count_orders(db.session, g.caller, query["state"])
     return render_template("orders.html", query=query, customers=customers,
-                           pager=Pager(query["page"], size, found))
+                           pager=Pager(query, size, found, total, lambda order: (order.document_number,)))

@@ -6,7 +6,7 @@ Posting a batch (stock/posting.py) calls order_for_batch and fill_order here.
 import json
 from datetime import date, timedelta
 
-from sqlalchemy import select
+from sqlalchemy import func, select
 from sqlalchemy.exc import IntegrityError
 
 from models import Customer, OrderDocument, OrderItem, Product
@@ -119,15 +119,27 @@ def refuse_foreign_lock(order: OrderDocument, caller: Caller, policy: Policy) ->
         raise Conflict(f"Order document {order.document_number!r} is being processed by another key.")
 
 
-def list_orders(session, caller: Caller, state: int | None, offset: int = 0,
+def list_orders(session, caller: Caller, state: int | None, after: str | None = None,
                 limit: int | None = None) -> list[OrderDocument]:
-    """Order documents by document_number; `offset` and `limit` page them."""
-    query = select(OrderDocument).order_by(OrderDocument.document_number).offset(offset or None).limit(limit)
+    """Order documents by document_number; `after` (the last number of the page before) and
+    `limit` page them by keyset."""
+    query = _orders(select(OrderDocument), caller, state).order_by(OrderDocument.document_number).limit(limit)
+    if after is not None:
+        query = query.where(OrderDocument.document_number > after)
+    return [_dated(order) for order in session.scalars(query)]
+
+
+def count_orders(session, caller: Caller, state: int | None) -> int:
+    """How many order documents list_orders finds in all its pages."""
+    return session.scalar(_orders(select(func.count()).select_from(OrderDocument), caller, state))
+
+
+def _orders(query, caller: Caller, state: int | None):
     if state is not None:
         query = query.where(OrderDocument.state == state)
     if caller.warehouses is not None:
         query = query.where(OrderDocument.id_warehouse.in_(caller.warehouses))
-    return [_dated(order) for order in session.scalars(query)]
+    return query
 
 
 

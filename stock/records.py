@@ -98,23 +98,35 @@ def get_document(session, caller: Caller, doc_number: int) -> dict:
                       -1, False)[0]
 
 
-def filter_documents(session, caller: Caller, filters: dict, headers_only: bool, offset: int = 0,
+def filter_documents(session, caller: Caller, filters: dict, headers_only: bool, after: int | None = None,
                      limit: int | None = None) -> list[dict]:
-    """Documents by doc_number; `offset` and `limit` page them (their items come whole)."""
-    query = within(select(WarehouseDocument), WarehouseDocument.__table__, caller, filters)
-    return _documents(session, query, filters.get("level", -1), headers_only, offset, limit)
+    """Documents by doc_number; `after` (the last doc_number of the page before) and `limit`
+    page them by keyset, so a late page costs what the first does (their items come whole)."""
+    query = _at_level_documents(within(select(WarehouseDocument), WarehouseDocument.__table__, caller, filters),
+                                filters.get("level", -1))
+    if after is not None:
+        query = query.where(WarehouseDocument.doc_number > after)
+    return _documents(session, query, filters.get("level", -1), headers_only, limit)
 
 
-def _documents(session, query, level: int, headers_only: bool, offset: int = 0,
-               limit: int | None = None) -> list[dict]:
+def count_documents(session, caller: Caller, filters: dict) -> int:
+    """How many documents filter_documents finds in all its pages."""
+    query = _at_level_documents(within(select(func.count()).select_from(WarehouseDocument),
+                                       WarehouseDocument.__table__, caller, filters), filters.get("level", -1))
+    return session.scalar(query)
+
+
+def _at_level_documents(query, level: int):
     if level in (0, 1):
         query = query.where(exists(_at_level(
             select(WarehouseDocumentItem.id)
             .where(WarehouseDocumentItem.document_id == WarehouseDocument.id),
             WarehouseDocumentItem, level)))
+    return query
+
+
+def _documents(session, query, level: int, headers_only: bool, limit: int | None = None) -> list[dict]:
     query = query.order_by(WarehouseDocument.doc_number)
-    if offset:
-        query = query.offset(offset)
     if limit is not None:
         query = query.limit(limit)
     headers = session.scalars(query).all()
