@@ -69,6 +69,7 @@ def number_documents(session) -> None:
     opened = notes_of(session).pop(_UNNUMBERED, None)
     if not opened:
         return
+    session.flush()  # every other change first: from here to the commit every booking waits
     connection = session.connection()
     for document_id, direction, year in opened:
         doc_number = next_number(session, "doc_number")
