@@ -121,7 +121,7 @@ _LINES_OF_BATCH = insert(WarehouseDocumentItem.__table__).from_select(
 
 def balances_of(session, id_warehouse: int, keys) -> dict[tuple[str, str], int]:
     rows = session.connection().execute(_BALANCES_OF, {
-        "id_warehouse": id_warehouse, "codes": list({code for code, _ in keys})})
+        "id_warehouse": id_warehouse, "codes": list({code for code, _ in keys})}).all()  # one fetch, not one a row
     return {(code, lot): amount for code, lot, amount in rows}
 
 
