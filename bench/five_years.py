@@ -51,17 +51,18 @@ def depot_file(ctx) -> Path:
     if path.exists():
         ctx.note(f"i: the five-year depot is cached in {path}")
         return path
-    for old in CACHE.glob("five-years-*.db*"):  # made for other migrations
+    # Depots made for other migrations, and what a build cut short left behind.
+    for old in [*CACHE.glob("five-years-*.db*"), *CACHE.glob("building-*.db*")]:
         old.unlink()
     started = time.monotonic()
     building = CACHE / f"building-{_fingerprint()}.db"
-    for leftover in CACHE.glob(f"{building.name}*"):
-        leftover.unlink()
     # The service makes the schema (its migrations), then stops; the rows go in directly.
     with server.service(ctx.tmp / "i-build", ctx.key, database_url=f"sqlite:///{building}"):
         pass
     _fill(building)
     building.rename(path)
+    for beside in CACHE.glob(f"{building.name}-*"):  # the service's change mark (storage/cache.py)
+        beside.unlink()
     ctx.note(f"i: built the five-year depot in {time.monotonic() - started:.0f} s "
              f"({path.stat().st_size / 2**20:,.0f} MiB), cached in {path}")
     return path
