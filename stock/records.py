@@ -132,10 +132,14 @@ def _documents(session, query, level: int, headers_only: bool, limit: int | None
     headers = session.scalars(query).all()
     items = {}
     if not headers_only and headers:
-        ids = query.with_only_columns(WarehouseDocument.id).scalar_subquery()
+        # A page names its documents (the query again would sort the whole range again);
+        # a whole filter's answer is the query, as it may hold more than a statement's parameters.
+        ids = [doc.id for doc in headers] if limit is not None else \
+            query.with_only_columns(WarehouseDocument.id).scalar_subquery()
         item = WarehouseDocumentItem
         items = _group(session.execute(
-            select(item.document_id, WarehouseDocument.doc_number, item.item_number, item.direction, item.product_code, item.name,
+            select(item.document_id, WarehouseDocument.doc_number, item.item_number, item.direction,
+                   item.product_code, item.name,
                    item.lot, item.date_exp, item.amount_base_milli, item.doc_created_date,
                    item.timestamp_from_client, Product.lot_level, Product.base_unit.label("unit"))
             .join(WarehouseDocument, WarehouseDocument.id == item.document_id)
