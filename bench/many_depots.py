@@ -11,8 +11,8 @@ and dropped afterwards.
 Measured twice: through two service processes on the one database (the set-up of
 several depots; the rows, judged against the issues' goals), and with both batches sent
 to one process, where the small batch also shares the interpreter lock with the big
-one's work (a note: the issue sets no goal for it, and see the README for why it is
-slow).
+one's work (a note: the issue sets no goal for it, and see docs/performance.md,
+row g, for why it is slow).
 
 Row g2 (DESIGN 23: numbers are given at the end of a booking) sets the 95th percentile of
 those 1-item batches against the time the big booking's transaction took: how much of the

@@ -2,7 +2,7 @@
 
 The depot is the demo's (operations/demo.py), served by waitress in a subprocess
 (tests/server.py). Every request the page makes must go to that server: the
-pages work offline. WAREHOUSE_SCREENSHOTS=docs keeps the screenshots for the README.
+pages work offline. WAREHOUSE_SCREENSHOTS=docs keeps the screenshots the README shows.
 """
 import csv
 import os
