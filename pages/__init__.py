@@ -10,6 +10,7 @@ background/), so a page and an API call can never disagree.
   stock.py, documents.py, orders.py, stocktakings.py, movements.py   the pages of each concern
   params.py        each page's query parameters, as marshmallow schemas
   chart.py         SVG charts drawn on the server
+  printing.py      labels (PDF, ZPL), delivery notes and count sheets, drawn by printing/
 
 May import: stock/, transfer/, printing/, background/, schemas/, storage/, models, identity;
 never routes/ or operations/.
@@ -22,7 +23,7 @@ bp = Blueprint("pages", __name__, template_folder="templates", static_folder="st
 
 def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
-    from pages import common, documents, movements, orders, signin, stock, stocktakings  # noqa: F401
+    from pages import common, documents, movements, orders, printing, signin, stock, stocktakings  # noqa: F401
 
     signin.configure(app)
     app.register_blueprint(bp)

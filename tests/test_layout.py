@@ -47,6 +47,7 @@ FORBIDDEN = {
     "routes": ("app", "pages", "operations"),
     "pages": ("app", "routes", "operations"),
     "operations": ("app", "routes", "pages"),
+    "printing": ("app", "routes", "pages", "operations", "schemas", "flask"),
 }
 # Within the rules, posting sits on orders, balances and stocktaking; stocktaking on balances.
 BELOW = {
