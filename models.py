@@ -189,7 +189,8 @@ class BatchItem(db.Model):
     status: Mapped[int] = mapped_column(BigInteger, default=0)
     timestamp_client: Mapped[str] = mapped_column(String(40), default="")
     wplace: Mapped[str] = mapped_column(Text, default="")
-    doc_number: Mapped[int] = mapped_column(BigInteger, default=0)
+    # The line of its warehouse document (position on a type R batch, 0 on a count); the
+    # document's doc_number is read through the document of the batch (records.py).
     doc_item_number: Mapped[int] = mapped_column(default=0)
 
 
@@ -203,18 +204,31 @@ class BatchExtra(db.Model):
 
 
 class WarehouseDocument(db.Model):
-    """A goods-in (I) or goods-out (O) document: the booking itself."""
+    """A goods-in (I) or goods-out (O) document: the booking itself.
+
+    `id` is internal: the document's lines and its stocktaking refer to it. The numbers
+    people see, doc_number and ufid, are given as the last step of the booking, just before
+    its commit (stock/balances.py number_documents); they are NULL only inside that booking.
+    """
 
     __tablename__ = "warehouse_documents"
-    __table_args__ = (Index("ix_documents_warehouse_date", "id_warehouse", "date"),)
-    doc_number: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    __table_args__ = (
+        Index("ix_documents_warehouse_date", "id_warehouse", "date"),
+        # The latest document of a warehouse and direction, one step down (the overview).
+        Index("ix_documents_latest", "id_warehouse", "direction", "date", "doc_number"),
+        # Documents by business date; with the direction in it the monthly overview reads
+        # nothing but this index.
+        Index("ix_documents_date_direction", "date", "direction"),
+    )
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(db.Integer, "sqlite"), primary_key=True)
+    doc_number: Mapped[Optional[int]] = mapped_column(BigInteger, unique=True)
     id_warehouse: Mapped[int] = mapped_column(BigInteger)
     direction: Mapped[str] = mapped_column(String(1))
-    date: Mapped[dt.date] = mapped_column(index=True)
+    date: Mapped[dt.date]
     doc_created_date: Mapped[dt.date]
     id_customer: Mapped[int] = mapped_column(BigInteger, default=0)
     batch_number: Mapped[int] = mapped_column(BigInteger, default=-1, index=True)
-    ufid: Mapped[str] = mapped_column(String(20), unique=True)
+    ufid: Mapped[Optional[str]] = mapped_column(String(20), unique=True)
 
 
 class WarehouseDocumentItem(db.Model):
@@ -226,12 +240,14 @@ class WarehouseDocumentItem(db.Model):
 
     __tablename__ = "warehouse_document_items"
     __table_args__ = (
-        UniqueConstraint("doc_number", "item_number"),
-        Index("ix_movements_warehouse_date", "id_warehouse", "date", "doc_number", "item_number"),
-        Index("ix_movements_date", "date", "doc_number", "item_number"),
+        UniqueConstraint("document_id", "item_number"),
+        Index("ix_movements_warehouse_date", "id_warehouse", "date", "document_id", "item_number"),
+        Index("ix_movements_date", "date", "document_id", "item_number"),
+        # One product's history, newest first (the product's page), however long the depot's.
+        Index("ix_movements_product", "product_code", "document_id", "item_number"),
     )
     id: Mapped[int] = mapped_column(BigInteger().with_variant(db.Integer, "sqlite"), primary_key=True)
-    doc_number: Mapped[int] = mapped_column(ForeignKey("warehouse_documents.doc_number"))
+    document_id: Mapped[int] = mapped_column(ForeignKey("warehouse_documents.id"))
     item_number: Mapped[int]
     id_warehouse: Mapped[int] = mapped_column(BigInteger)
     direction: Mapped[str] = mapped_column(String(1))
@@ -260,8 +276,9 @@ class Stocktaking(db.Model):
     id_warehouse: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     date: Mapped[dt.date] = mapped_column(primary_key=True)
     status: Mapped[int] = mapped_column(default=1)
-    in_doc: Mapped[int] = mapped_column(BigInteger, default=0)
-    out_doc: Mapped[int] = mapped_column(BigInteger, default=0)
+    # The internal ids (WarehouseDocument.id) of its adjustment documents; 0 while there is none.
+    in_document_id: Mapped[int] = mapped_column(BigInteger, default=0)
+    out_document_id: Mapped[int] = mapped_column(BigInteger, default=0)
 
 
 class StocktakingItem(db.Model):

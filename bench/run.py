@@ -3,7 +3,10 @@
 Every ratio compares two figures taken in this run on this machine, so the table means the
 same on a laptop and on CI. Usage (from the repo root):
 
-    .venv/bin/python bench/run.py [--only abcdeh] [--seed-batches 200] [--keep-tmp]
+    .venv/bin/python bench/run.py [--only abcdeghijp] [--seed-batches 200] [--keep-tmp]
+
+g and j need the PostgreSQL server at 127.0.0.1:5432; i builds its five-year depot once and
+keeps it in <temp dir>/warehouse-bench-cache/ (docs/performance-growth.md).
 
 Exit status 1 when a row is below its floor (FAIL).
 """
@@ -21,9 +24,11 @@ import time
 import traceback
 from pathlib import Path
 
+import five_years
 import idle_connections
 import many_depots
 import paper
+import processes
 import report
 import scenarios
 import server
@@ -36,7 +41,9 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "e": scenarios.scenario_e,
     "g": many_depots.scenario_g,
     "h": scenarios.scenario_h,
-    "i": idle_connections.scenario_i,
+    "i": five_years.scenario_i,
+    "j": processes.scenario_j,
+    "k": idle_connections.scenario_i,
     "p": paper.scenario_p,
 }
 
@@ -69,7 +76,7 @@ def git_head():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="abcdeghip", help="scenarios to run, e.g. 'ab'")
+    parser.add_argument("--only", default="abcdeghijkp", help="scenarios to run, e.g. 'ab'")
     parser.add_argument("--seed-batches", type=int, default=200,
                         help="1000-item batches of history for c (default 200)")
     parser.add_argument("--seed-time-limit", type=float, default=300,

@@ -132,7 +132,7 @@ def scenario_b(ctx):
         ctx.note("b: service POST times ms: " + ", ".join(f"{t * 1000:.0f}" for t in svc_times))
     ctx.add(Row("b. POST /v1/batches/ 1000 items vs sqlite3 executemany", "ms",
                 median_ms(svc_times) if svc_times else None, median_ms(sqlite_times),
-                10, 30, False))
+                6, 10, False))
     ctx.add(Row("f. peak RSS of server during b vs bare Flask", "MiB", svc_hwm, bare_hwm,
                 MEM_GOAL, MEM_FLOOR, False, own_goal=True))
 

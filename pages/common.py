@@ -3,8 +3,11 @@
 The page modules beside this one (stock, documents, orders, stocktakings, movements) each hold
 the pages of one concern; they import from here, never from each other.
 """
+import base64
 import csv
 import io
+import json
+from datetime import date
 
 from flask import Response, abort, current_app, g, render_template, request, url_for
 from marshmallow import ValidationError
@@ -73,24 +76,43 @@ def page_http_error(error: HTTPException):
 
 
 class Pager:
-    """Previous and next links of a list page; `more` says whether a next page exists."""
+    """One page of a list read by keyset: the rows after the last one of the page before (the
+    `after` parameter), how many rows the list has in all, and the links to the next page and
+    the first. A late page costs what the first does: no OFFSET reads the rows before it.
 
-    def __init__(self, page: int, size: int, rows: list):
-        self.page, self.size = page, size
+    `key` gives a row's place in the list's order; the next link carries that of the last row
+    shown. `page` is the number shown ("page 3 of 40"), carried along by the links.
+    """
+
+    def __init__(self, query: dict, size: int, rows: list, total: int, key):
+        self.page, self.size, self.total = query["page"], size, total
         self.more = len(rows) > size
         self.rows = rows[:size]
+        self.pages = max(1, -(-total // size))
+        self.first = query["after"] is None
+        self._next = encode_key(key(self.rows[-1])) if self.more else None
 
     @staticmethod
-    def fetch(page: int, size: int) -> dict:
-        """offset and limit for the read function: one row more than shown, to know of a next page."""
-        return {"offset": (page - 1) * size, "limit": size + 1}
+    def fetch(query: dict, size: int) -> dict:
+        """after and limit for the read function: one row more than shown, to know of a next page."""
+        return {"after": query["after"], "limit": size + 1}
 
-    def url(self, page: int) -> str:
-        return url_for(request.endpoint, **{**request.args.to_dict(), "page": page})
+    def next_url(self) -> str:
+        return url_for(request.endpoint, **{**request.args.to_dict(), "after": self._next, "page": self.page + 1})
+
+    def first_url(self) -> str:
+        return url_for(request.endpoint, **{**request.args.to_dict(), "after": None, "page": None})
+
+
+def encode_key(values) -> str:
+    """A row's place in its list, as the `after` parameter carries it (pages/params.py Keyset reads it)."""
+    text = json.dumps([value.isoformat() if isinstance(value, date) else value for value in values],
+                      separators=(",", ":"))
+    return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
 def csv_url() -> str:
-    return url_for(request.endpoint, **{**request.args.to_dict(), "format": "csv", "page": None})
+    return url_for(request.endpoint, **{**request.args.to_dict(), "format": "csv", "page": None, "after": None})
 
 
 def csv_response(name: str, header: list[str], rows) -> Response:

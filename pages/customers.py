@@ -29,8 +29,10 @@ def customers():
             (c.id_customer, *(getattr(c, key) for key in FIELDS + ADDRESS))
             for c in catalog.search_customers(db.session, query["q"])))
     size = PER_PAGE["customers"]
-    found = catalog.search_customers(db.session, query["q"], **Pager.fetch(query["page"], size))
-    return render_template("customers.html", query=query, pager=Pager(query["page"], size, found))
+    found = catalog.search_customers(db.session, query["q"], limit=size + 1, after=(query["after"] or (None,))[0])
+    total = catalog.count_customers(db.session, query["q"])
+    return render_template("customers.html", query=query,
+                           pager=Pager(query, size, found, total, lambda customer: (customer.id_customer,)))
 
 
 @bp.get("/customers/new")

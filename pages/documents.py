@@ -32,7 +32,10 @@ def documents():
              d["id_customer"], i["item_number"], i["product_code"], i["name"], i["lot"], i["date_exp"],
              from_milli(i["amount_base_milli"]), i["unit"]) for d in docs for i in d["wh_doc_items"]))
     size = PER_PAGE["documents"]
-    docs = records.filter_documents(db.session, g.caller, filters, False, **Pager.fetch(query["page"], size))
+    docs = records.filter_documents(db.session, g.caller, filters, False,
+                                    **{**Pager.fetch(query, size), "after": (query["after"] or (None,))[0]})
+    total = records.count_documents(db.session, g.caller, filters)
     customers = {c.id_customer: c.name for c in catalog.list_customers(db.session)}
     return render_template("documents.html", query=query, date_from=date_from, date_to=date_to,
-                           customers=customers, pager=Pager(query["page"], size, docs))
+                           customers=customers,
+                           pager=Pager(query, size, docs, total, lambda doc: (doc["doc_number"],)))

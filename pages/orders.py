@@ -39,9 +39,11 @@ def orders():
              i.item_number, i.product_code, i.lot, i.direction, from_milli(i.amount_ordered_milli),
              from_milli(i.amount_delivered_milli)) for o in found for i in o.items))
     size = PER_PAGE["orders"]
-    found = order_rules.search_orders(db.session, g.caller, **_filters(query), **Pager.fetch(query["page"], size))
+    found = order_rules.search_orders(db.session, g.caller, **_filters(query), limit=size + 1,
+                                      after=(query["after"] or (None,))[0])
+    total = order_rules.count_searched_orders(db.session, g.caller, **_filters(query))
     return render_template("orders.html", query=query, customers=customers,
-                           pager=Pager(query["page"], size, found))
+                           pager=Pager(query, size, found, total, lambda order: (order.newest_line,)))
 
 
 @bp.get("/orders/<code:document_number>")

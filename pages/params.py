@@ -1,14 +1,51 @@
 """The query parameters of the pages: one schema per page, as schemas/ has one per API shape.
 
 An empty form field counts as not given. Every page takes `format` (html or
-csv) and the list pages `page` (1 and up).
+csv); the list pages `after` (where the page begins: pages/common.py Pager) and `page` (the
+number shown, 1 and up).
 """
+import base64
+import binascii
+import json
+from datetime import date
+
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from stock.errors import Invalid
 
 Page = lambda: fields.Integer(load_default=1, validate=validate.Range(min=1, max=10**6))  # noqa: E731
 Format = lambda: fields.String(load_default="html", validate=validate.OneOf(["html", "csv"]))  # noqa: E731
+
+
+class Keyset(fields.Field):
+    """A row's place in a list (pages/common.py encode_key): a tuple of values of the given
+    types, in one of the given lengths; None when not given."""
+
+    def __init__(self, *types, lengths=None, **kwargs):
+        super().__init__(load_default=None, **kwargs)
+        self.types, self.lengths = types, lengths or (len(types),)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        try:
+            text = base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode()
+            values = json.loads(text)
+            if not isinstance(values, list) or len(values) not in self.lengths:
+                raise ValueError
+            return tuple(_typed(kind, given) for kind, given in zip(self.types, values))
+        except (ValueError, TypeError, binascii.Error, UnicodeDecodeError, RecursionError):
+            raise ValidationError("Not a place in this list: follow the page's links.") from None
+
+
+def _typed(kind, value):
+    if kind is int and value.__class__ is int and abs(value) < 2**63:
+        return value
+    if kind is str and isinstance(value, str) and len(value) <= 200:
+        return value
+    if kind is date and isinstance(value, str):
+        return date.fromisoformat(value)
+    raise ValueError
+
+
 Warehouse = lambda: fields.Integer(load_default=None, validate=validate.Range(min=0, max=2**63 - 1))  # noqa: E731
 
 
@@ -16,6 +53,7 @@ class StockQuery(Schema):
     warehouse = Warehouse()
     q = fields.String(load_default="", validate=validate.Length(max=200))
     level = fields.Integer(load_default=-1, validate=validate.OneOf([-1, 0, 1]))
+    after = Keyset(int, str, str, lengths=(2, 3))
     page = Page()
     format = Format()
 
@@ -25,6 +63,7 @@ class DocumentsQuery(Schema):
     direction = fields.String(load_default="", validate=validate.OneOf(["", "I", "O"]))
     date_from = fields.Date(load_default=None)
     date_to = fields.Date(load_default=None)
+    after = Keyset(int)
     page = Page()
     format = Format()
 
@@ -40,19 +79,27 @@ class OrdersQuery(Schema):
     warehouse = Warehouse()
     customer = fields.Integer(load_default=None, validate=validate.Range(min=0, max=2**63 - 1))
     q = fields.String(load_default="", validate=validate.Length(max=200))
+    after = Keyset(int)  # the newest line of the last order shown (stock/orders.py search_orders)
     page = Page()
     format = Format()
 
 
-class SearchQuery(Schema):
-    """A list page with one search field (products, customers)."""
-
+class ProductsQuery(Schema):
     q = fields.String(load_default="", validate=validate.Length(max=200))
+    after = Keyset(str)  # the code of the last product shown
+    page = Page()
+    format = Format()
+
+
+class CustomersQuery(Schema):
+    q = fields.String(load_default="", validate=validate.Length(max=200))
+    after = Keyset(int)  # the number of the last customer shown
     page = Page()
     format = Format()
 
 
 class StocktakingsQuery(Schema):
+    after = Keyset(date, int)
     page = Page()
     format = Format()
 
@@ -111,8 +158,8 @@ class PairingForm(Schema):
 stock_query = StockQuery()
 documents_query = DocumentsQuery()
 orders_query = OrdersQuery()
-products_query = SearchQuery()
-customers_query = SearchQuery()
+products_query = ProductsQuery()
+customers_query = CustomersQuery()
 stocktakings_query = StocktakingsQuery()
 movements_query = MovementsQuery()
 

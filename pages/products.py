@@ -40,8 +40,10 @@ def products():
              p["lot_level"], from_milli(p["weight_brutto_milli"]), from_milli(p["weight_netto_milli"]),
              p["weight_unit"], packaging_text(p["packaging"])) for p in found))
     size = PER_PAGE["products"]
-    found = catalog.search_products(db.session, query["q"], **Pager.fetch(query["page"], size))
-    return render_template("products.html", query=query, pager=Pager(query["page"], size, found))
+    found = catalog.search_products(db.session, query["q"], limit=size + 1, after=(query["after"] or (None,))[0])
+    total = catalog.count_products(db.session, query["q"])
+    return render_template("products.html", query=query,
+                           pager=Pager(query, size, found, total, lambda product: (product["product_code"],)))
 
 
 def packaging_text(packaging) -> str:

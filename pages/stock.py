@@ -6,6 +6,7 @@ from pages.common import PER_PAGE, Pager, csv_response, warehouses
 from pages.params import load_args, stock_query
 from pages.signin import signed_in
 from stock import reports
+from stock.errors import Invalid
 from stock.quantities import from_milli
 from storage.db import db
 
@@ -21,7 +22,13 @@ def stock_page():
         return csv_response("stock", ["id_warehouse", "product_code", "name", "lot", "amount", "unit"], (
             (r["id_warehouse"], r["product_code"], r["name"], r["lot"], from_milli(r["amount_milli"]), r["unit"])
             for r in rows))
+    if query["after"] is not None and len(query["after"]) != (2 if query["level"] == 0 else 3):
+        raise Invalid("The page's address has invalid parameters.",
+                      {"after": ["Not a place in this list: follow the page's links."]})
     size = PER_PAGE["stock"]
-    rows = reports.inventory(db.session, g.caller, filters, search=query["q"],
-                             **Pager.fetch(query["page"], size))
-    return render_template("stock.html", query=query, pager=Pager(query["page"], size, rows))
+    rows = reports.inventory(db.session, g.caller, filters, search=query["q"], **Pager.fetch(query, size))
+    total = reports.count_inventory(db.session, g.caller, filters, search=query["q"])
+    # A row's place in the list: by warehouse, product and (but at level 0, one row a product) lot.
+    place = (lambda row: (row["id_warehouse"], row["product_code"])) if query["level"] == 0 else \
+        (lambda row: (row["id_warehouse"], row["product_code"], row["lot"]))
+    return render_template("stock.html", query=query, pager=Pager(query, size, rows, total, place))

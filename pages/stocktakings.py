@@ -24,5 +24,7 @@ def stocktakings():
              from_milli(i["amount_real_milli"]), from_milli(i["amount_snap_milli"]),
              from_milli(i["amount_diff_milli"])) for s in found for i in s["stocktaking_items"]))
     size = PER_PAGE["stocktakings"]
-    found = reports.list_stocktakings(db.session, g.caller, False, **Pager.fetch(query["page"], size))
-    return render_template("stocktakings.html", query=query, pager=Pager(query["page"], size, found))
+    found = reports.list_stocktakings(db.session, g.caller, False, **Pager.fetch(query, size))
+    total = reports.count_stocktakings(db.session, g.caller)
+    return render_template("stocktakings.html", query=query, pager=Pager(
+        query, size, found, total, lambda taking: (taking["date"], taking["id_warehouse"])))

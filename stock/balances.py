@@ -4,14 +4,14 @@ Called inside a transaction the caller opened (storage.db.writing); nothing here
 """
 from datetime import date
 
-from sqlalchemy import BigInteger, Date, String, bindparam, insert, select
+from sqlalchemy import BigInteger, Date, String, bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
 from models import Balance, BatchItem, Counter, Product, WarehouseDocument, WarehouseDocumentItem
 from stock.errors import InsufficientStock
 from stock.policy import Policy
 from stock.quantities import from_milli
-from storage.db import insert_rows, upsert_tuples
+from storage.db import before_commit, insert_rows, notes_of, upsert_tuples
 
 
 def next_number(session, name: str) -> int:
@@ -19,9 +19,10 @@ def next_number(session, name: str) -> int:
 
     The row stays locked until the transaction ends: no two transactions get one
     number, and one that rolls back takes its number with it (no gap). Every other
-    transaction that numbers waits meanwhile, in every warehouse: number last, just
-    before the commit (db.writing, lock order 4). "doc_number" is always taken
-    first, so only its holder ever waits for a ufid row: no deadlock.
+    transaction that numbers waits meanwhile, in every warehouse: so only
+    number_documents calls it, as the last step before the commit (db.writing,
+    lock order 4). "doc_number" is always taken first, so only its holder ever
+    waits for a ufid row: no deadlock.
     """
     connection = session.connection()
     return connection.execute(_NEXT_NUMBER[connection.dialect.name], {"name": name}).scalar_one()
@@ -34,48 +35,81 @@ _NEXT_NUMBER = {  # by dialect: the upsert is written in each one's own words
     for dialect, insert_of in (("postgresql", postgresql.insert), ("sqlite", sqlite.insert))
 }
 
+# The transaction's note (db.notes_of): the documents it opened and has not numbered yet, in order.
+_UNNUMBERED = "warehouse_unnumbered_documents"
+
 
 def new_document(session, id_warehouse: int, direction: str, day: date, created: date,
                  id_customer: int = 0, batch_number: int = -1) -> int:
-    """Open a warehouse document with the next doc_number and ufid of its direction and year.
+    """Open a warehouse document; its internal id, which its lines refer to.
 
-    `day` is the business date; `created` the server's day, read once by the booking, so that a
-    booking under way at midnight dates its document and every line alike."""
-    doc_number = next_number(session, "doc_number")
-    serial = next_number(session, f"ufid:{direction}:{day.year}")
-    session.connection().execute(insert(WarehouseDocument), dict(
-        doc_number=doc_number, id_warehouse=id_warehouse, direction=direction, date=day,
-        doc_created_date=created, id_customer=id_customer, batch_number=batch_number,
-        ufid=f"{direction}-{day.year}-{serial:06d}",
-    ))
-    return doc_number
+    It gets its doc_number and ufid only at the end of the booking (number_documents,
+    which db.writing runs just before the commit), so a long booking holds up no other
+    warehouse while it writes its lines. `day` is the business date; `created` the
+    server's day, read once by the booking, so that a booking under way at midnight
+    dates its document and every line alike."""
+    document_id = session.connection().execute(_OPEN_DOCUMENT, dict(
+        id_warehouse=id_warehouse, direction=direction, date=day, doc_created_date=created,
+        id_customer=id_customer, batch_number=batch_number)).scalar_one()
+    notes_of(session).setdefault(_UNNUMBERED, []).append((document_id, direction, day.year))
+    before_commit(session, number_documents)
+    return document_id
 
 
-def add_document_items(session, doc_number: int, id_warehouse: int, direction: str, day: date,
+_OPEN_DOCUMENT = insert(WarehouseDocument).returning(WarehouseDocument.id)
+
+
+def number_documents(session) -> None:
+    """Give the documents this transaction opened their doc_number and ufid, in the order opened.
+
+    The last step of a booking: the counters' rows stay locked from here to the commit
+    (next_number), so the numbers follow the order of the commits and a booking that
+    fails after this step takes its numbers back with it (no gap).
+    """
+    opened = notes_of(session).pop(_UNNUMBERED, None)
+    if not opened:
+        return
+    session.flush()  # every other change first: from here to the commit every booking waits
+    connection = session.connection()
+    for document_id, direction, year in opened:
+        doc_number = next_number(session, "doc_number")
+        serial = next_number(session, f"ufid:{direction}:{year}")
+        numbered = connection.execute(_NUMBER_DOCUMENT, {
+            "document_id": document_id, "number": doc_number, "serial": f"{direction}-{year}-{serial:06d}"})
+        if numbered.rowcount != 1:
+            # A document opened and removed in one booking would leave a gap: never done.
+            raise RuntimeError(f"Document {document_id} was removed before it was numbered.")
+
+
+_NUMBER_DOCUMENT = (update(WarehouseDocument).where(WarehouseDocument.id == bindparam("document_id"))
+                    .values(doc_number=bindparam("number"), ufid=bindparam("serial")))
+
+
+def add_document_items(session, document_id: int, id_warehouse: int, direction: str, day: date,
                        created: date, lines: list[dict]) -> None:
     """Write a document's lines (product_code, name, lot, date_exp, amount_base_milli, ...)."""
     insert_rows(session, WarehouseDocumentItem.__table__, [{
-        "doc_number": doc_number, "item_number": number, "id_warehouse": id_warehouse,
+        "document_id": document_id, "item_number": number, "id_warehouse": id_warehouse,
         "direction": direction, "date": day, "doc_created_date": created,
         "timestamp_from_client": "", "date_exp": "", **line,
     } for number, line in enumerate(lines, start=1)])
 
 
-def add_document_lines_of_batch(session, doc_number: int, id_warehouse: int, direction: str, day: date,
+def add_document_lines_of_batch(session, document_id: int, id_warehouse: int, direction: str, day: date,
                                 created: date, batch_number: int) -> None:
     """Write a goods document's lines from the batch items just written, line n from item n.
 
     One statement in the database: a scanner's thousand lines never pass through Python twice.
     """
     session.connection().execute(_LINES_OF_BATCH, {
-        "doc_number": doc_number, "id_warehouse": id_warehouse, "direction": direction, "day": day,
+        "document_id": document_id, "id_warehouse": id_warehouse, "direction": direction, "day": day,
         "created": created, "batch_number": batch_number})
 
 
 _LINES_OF_BATCH = insert(WarehouseDocumentItem.__table__).from_select(
-    ["doc_number", "item_number", "id_warehouse", "direction", "date", "doc_created_date",
+    ["document_id", "item_number", "id_warehouse", "direction", "date", "doc_created_date",
      "product_code", "name", "lot", "date_exp", "amount_base_milli", "timestamp_from_client"],
-    select(bindparam("doc_number", type_=BigInteger), BatchItem.position,
+    select(bindparam("document_id", type_=BigInteger), BatchItem.position,
            bindparam("id_warehouse", type_=BigInteger), bindparam("direction", type_=String),
            bindparam("day", type_=Date), bindparam("created", type_=Date),
            BatchItem.product_code, Product.name, BatchItem.lot, BatchItem.date_exp,
@@ -87,7 +121,7 @@ _LINES_OF_BATCH = insert(WarehouseDocumentItem.__table__).from_select(
 
 def balances_of(session, id_warehouse: int, keys) -> dict[tuple[str, str], int]:
     rows = session.connection().execute(_BALANCES_OF, {
-        "id_warehouse": id_warehouse, "codes": list({code for code, _ in keys})})
+        "id_warehouse": id_warehouse, "codes": list({code for code, _ in keys})}).all()  # one fetch, not one a row
     return {(code, lot): amount for code, lot, amount in rows}
 
 

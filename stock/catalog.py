@@ -136,20 +136,14 @@ def find_barcode(session, barcode: str) -> dict:
     raise NotFound(f"No product has the barcode {barcode!r}.")
 
 
-def search_products(session, text: str = "", offset: int = 0, limit: int | None = None) -> list[dict]:
+def search_products(session, text: str = "", after: str | None = None, limit: int | None = None) -> list[dict]:
     """Products (with packaging) whose code or name holds `text` (ASCII letters in any case), or
-    whose base-unit or packaging barcode is exactly `text`; by product_code."""
-    query = select(Product.product_code).order_by(Product.product_code)
-    if text:
-        folded = "".join(ch.lower() if ch.isascii() else ch for ch in text)
-        postgresql = session.get_bind().dialect.name == "postgresql"
-        fold = (lambda column: func.lower(column.collate("C"))) if postgresql else func.lower
-        by_packaging = select(Packaging.product_code).where(Packaging.barcode == text)
-        query = query.where(or_(fold(Product.product_code).contains(folded, autoescape=True),
-                                fold(Product.name).contains(folded, autoescape=True),
-                                Product.base_unit_barcode == text,
-                                Product.product_code.in_(by_packaging)))
-    codes = list(session.scalars(query.offset(offset or None).limit(limit)))
+    whose base-unit or packaging barcode is exactly `text`; by product_code, `after` the code of
+    the last one of the page before (keyset)."""
+    query = _searched_products(session, select(Product.product_code), text).order_by(Product.product_code)
+    if after is not None:
+        query = query.where(Product.product_code > after)
+    codes = list(session.scalars(query.limit(limit)))
     if not codes:
         return []
     products = {row.product_code: {**row._mapping, "packaging": []}
@@ -158,6 +152,32 @@ def search_products(session, text: str = "", offset: int = 0, limit: int | None 
                                .order_by(Packaging.product_code, Packaging.position)):
         products[row.product_code]["packaging"].append(row._mapping)
     return [products[code] for code in codes]
+
+
+def count_products(session, text: str = "") -> int:
+    """How many products search_products finds in all its pages."""
+    return session.scalar(_searched_products(session, select(func.count()).select_from(Product), text))
+
+
+def _searched_products(session, query, text: str):
+    if not text:
+        return query
+    fold, folded = _folding(session), _folded(text)
+    by_packaging = select(Packaging.product_code).where(Packaging.barcode == text)
+    return query.where(or_(fold(Product.product_code).contains(folded, autoescape=True),
+                           fold(Product.name).contains(folded, autoescape=True),
+                           Product.base_unit_barcode == text,
+                           Product.product_code.in_(by_packaging)))
+
+
+def _folding(session):
+    """Lower case that folds ASCII letters only, alike on both databases."""
+    postgresql = session.get_bind().dialect.name == "postgresql"
+    return (lambda column: func.lower(column.collate("C"))) if postgresql else func.lower
+
+
+def _folded(text: str) -> str:
+    return "".join(ch.lower() if ch.isascii() else ch for ch in text)
 
 
 def import_products(session, rows: list[tuple[int, dict]], refused: dict | None = None) -> None:
@@ -289,20 +309,31 @@ def get_customer(session, id_customer: int) -> Customer:
     return customer
 
 
-def search_customers(session, text: str = "", offset: int = 0, limit: int | None = None) -> list[Customer]:
-    """Customers whose number is `text`, or whose name, tax or VAT number or city holds it; by id."""
-    query = select(Customer).order_by(Customer.id_customer)
-    if text:
-        folded = "".join(ch.lower() if ch.isascii() else ch for ch in text)
-        postgresql = session.get_bind().dialect.name == "postgresql"
-        fold = (lambda column: func.lower(column.collate("C"))) if postgresql else func.lower
-        matches = [fold(column).contains(folded, autoescape=True)
-                   for column in (Customer.name, Customer.tax_id, Customer.vat_number, Customer.city,
-                                  Customer.registration_number)]
-        if text.isdigit() and len(text) < 19:
-            matches.append(Customer.id_customer == int(text))
-        query = query.where(or_(*matches))
-    return list(session.scalars(query.offset(offset or None).limit(limit)))
+def search_customers(session, text: str = "", after: int | None = None,
+                     limit: int | None = None) -> list[Customer]:
+    """Customers whose number is `text`, or whose name, tax or VAT number or city holds it; by id,
+    `after` the id of the last one of the page before (keyset)."""
+    query = _searched_customers(session, select(Customer), text).order_by(Customer.id_customer)
+    if after is not None:
+        query = query.where(Customer.id_customer > after)
+    return list(session.scalars(query.limit(limit)))
+
+
+def count_customers(session, text: str = "") -> int:
+    """How many customers search_customers finds in all its pages."""
+    return session.scalar(_searched_customers(session, select(func.count()).select_from(Customer), text))
+
+
+def _searched_customers(session, query, text: str):
+    if not text:
+        return query
+    fold, folded = _folding(session), _folded(text)
+    matches = [fold(column).contains(folded, autoescape=True)
+               for column in (Customer.name, Customer.tax_id, Customer.vat_number, Customer.city,
+                              Customer.registration_number)]
+    if text.isdigit() and len(text) < 19:
+        matches.append(Customer.id_customer == int(text))
+    return query.where(or_(*matches))
 
 
 def create_customer(session, fields: dict, actor: Actor | None = None) -> None:

@@ -126,15 +126,27 @@ def refuse_foreign_lock(order: OrderDocument, caller: Caller, policy: Policy) ->
         raise Conflict(f"Order document {order.document_number!r} is being processed by another key.")
 
 
-def list_orders(session, caller: Caller, state: int | None, offset: int = 0,
+def list_orders(session, caller: Caller, state: int | None, after: str | None = None,
                 limit: int | None = None) -> list[OrderDocument]:
-    """Order documents by document_number; `offset` and `limit` page them."""
-    query = select(OrderDocument).order_by(OrderDocument.document_number).offset(offset or None).limit(limit)
+    """Order documents by document_number; `after` (the last number of the page before) and
+    `limit` page them by keyset."""
+    query = _orders(select(OrderDocument), caller, state).order_by(OrderDocument.document_number).limit(limit)
+    if after is not None:
+        query = query.where(OrderDocument.document_number > after)
+    return [_dated(order) for order in session.scalars(query)]
+
+
+def count_orders(session, caller: Caller, state: int | None) -> int:
+    """How many order documents list_orders finds in all its pages."""
+    return session.scalar(_orders(select(func.count()).select_from(OrderDocument), caller, state))
+
+
+def _orders(query, caller: Caller, state: int | None):
     if state is not None:
         query = query.where(OrderDocument.state == state)
     if caller.warehouses is not None:
         query = query.where(OrderDocument.id_warehouse.in_(caller.warehouses))
-    return [_dated(order) for order in session.scalars(query)]
+    return query
 
 
 
@@ -142,19 +154,43 @@ OPEN_STATES = (IMPORTED, PROCESSING, BATCH_EXISTS)
 
 
 def search_orders(session, caller: Caller, states=OPEN_STATES, id_warehouse: int | None = None,
-                  id_customer: int | None = None, text: str = "", offset: int = 0,
+                  id_customer: int | None = None, text: str = "", after: int | None = None,
                   limit: int | None = None) -> list[OrderDocument]:
     """Order documents for the office, newest first: the last imported comes first.
 
     Orders carry no import time; their lines' ids grow with every import, so the
-    largest line id of an order says how recent it is. `text` matches the
-    document number or description (ASCII letters in any case).
+    largest line id of an order says how recent it is (each order's is kept as
+    `newest_line`, its place in this list: `after` pages on from it, by keyset).
+    `text` matches the document number or description (ASCII letters in any case).
     """
-    newest = (select(OrderItem.document_number, func.max(OrderItem.document_item_id).label("last"))
-              .group_by(OrderItem.document_number).subquery())
-    query = (select(OrderDocument).join(newest, newest.c.document_number == OrderDocument.document_number)
-             .where(OrderDocument.state.in_(list(states)))
-             .order_by(newest.c.last.desc()).offset(offset or None).limit(limit))
+    newest = _newest_lines()
+    query = _searched_orders(session, select(OrderDocument, newest.c.last), newest, caller, states,
+                             id_warehouse, id_customer, text).order_by(newest.c.last.desc()).limit(limit)
+    if after is not None:
+        query = query.where(newest.c.last < after)
+    found = []
+    for order, last in session.execute(query):
+        order.newest_line = last
+        found.append(_dated(order))
+    return found
+
+
+def count_searched_orders(session, caller: Caller, states=OPEN_STATES, id_warehouse: int | None = None,
+                          id_customer: int | None = None, text: str = "") -> int:
+    """How many orders search_orders finds in all its pages."""
+    newest = _newest_lines()
+    return session.scalar(_searched_orders(session, select(func.count()).select_from(OrderDocument), newest,
+                                           caller, states, id_warehouse, id_customer, text))
+
+
+def _newest_lines():
+    return (select(OrderItem.document_number, func.max(OrderItem.document_item_id).label("last"))
+            .group_by(OrderItem.document_number).subquery())
+
+
+def _searched_orders(session, query, newest, caller, states, id_warehouse, id_customer, text):
+    query = (query.join(newest, newest.c.document_number == OrderDocument.document_number)
+             .where(OrderDocument.state.in_(list(states))))
     if caller.warehouses is not None:
         query = query.where(OrderDocument.id_warehouse.in_(caller.warehouses))
     if id_warehouse is not None:
@@ -165,7 +201,7 @@ def search_orders(session, caller: Caller, states=OPEN_STATES, id_warehouse: int
         folded = folded_text(text)
         query = query.where(or_(*(folded_column(session, column).contains(folded, autoescape=True)
                                   for column in (OrderDocument.document_number, OrderDocument.description))))
-    return [_dated(order) for order in session.scalars(query)]
+    return query
 
 
 def folded_column(session, column):

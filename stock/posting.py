@@ -110,6 +110,9 @@ _PRODUCTS_WITH_PACKAGINGS = (
     .where(Product.product_code.in_(bindparam("codes", expanding=True))))
 
 
+_INSERT_BATCH = insert(Batch)
+
+
 def _stored_digest(session, batch: dict) -> str | None:
     return session.connection().scalar(_STORED_DIGEST, {"number": batch["batch_settings"]["batch_number"]})
 
@@ -131,7 +134,7 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
     refuse_far_future(business_date, today, policy, ("data", "batch_settings", "date"))
     is_count = settings["type"] == "V"
     # First, so that a copy being booked in another warehouse stops us before any work.
-    session.connection().execute(insert(Batch), dict(
+    session.connection().execute(_INSERT_BATCH, dict(
         batch_number=settings["batch_number"], id_warehouse=settings["id_warehouse"],
         direction=settings["direction"], type=settings["type"], date=business_date,
         created_date=today, app_version=settings.get("app_version", ""),
@@ -149,7 +152,7 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
             for i, extra in enumerate(batch["batch_extras"], start=1)
         ])
     if is_count:
-        _write_batch_items(session, settings["batch_number"], items, doc_number=0)
+        _write_batch_items(session, settings["batch_number"], items, on_document=False)
         count_stock(session, settings["id_warehouse"], business_date, items, products, today)
     else:
         _book_movement(session, settings, order, items, policy, business_date, today)
@@ -239,10 +242,10 @@ def _scan_problem(code: str, unit: str, amount: int, amount_base: int | None, lo
 _SCANNED = ("product_code", "unit", "amount_milli", "amount_base_milli", "barcode", "date_exp", "lot",
             "name", "palette", "status", "timestamp_client", "wplace")
 _EVERY_FIELD = itemgetter(*_SCANNED)
-BATCH_ITEM_COLUMNS = ["batch_number", "position", *_SCANNED, "doc_number", "doc_item_number"]
+BATCH_ITEM_COLUMNS = ["batch_number", "position", *_SCANNED, "doc_item_number"]
 
 
-def _write_batch_items(session, batch_number: int, items: list[dict], doc_number: int) -> None:
+def _write_batch_items(session, batch_number: int, items: list[dict], on_document: bool) -> None:
     """The batch's items as sent; on a goods document each is the line of the same number."""
     rows = []
     for position, item in enumerate(items, start=1):
@@ -253,21 +256,21 @@ def _write_batch_items(session, batch_number: int, items: list[dict], doc_number
                        item.get("barcode", ""), item.get("date_exp", ""), item.get("lot", ""),
                        item.get("name", ""), item.get("palette", 0), item.get("status", 0),
                        item.get("timestamp_client", ""), item.get("wplace", ""))
-        rows.append((batch_number, position, *scanned, doc_number, position if doc_number else 0))
+        rows.append((batch_number, position, *scanned, position if on_document else 0))
     insert_tuples(session, BatchItem.__table__, BATCH_ITEM_COLUMNS, rows)
 
 
 def _book_movement(session, settings, order, items, policy: Policy, day: date, today: date) -> None:
-    """Change the balances, then number the document and write what carries its number."""
+    """Change the balances, open the document and write its lines; it is numbered at the commit."""
     direction, warehouse = settings["direction"], settings["id_warehouse"]
     sign = 1 if direction == "I" else -1
     deltas: dict[tuple[str, str], int] = defaultdict(int)
     for item in items:
         deltas[(item["product_code"], item.get("lot", ""))] += sign * item["amount_base_milli"]
     change_balances(session, warehouse, deltas, policy, items)
-    session.flush()  # the order's changes, before the numbering is held
-    doc_number = new_document(session, warehouse, direction, day, today,
-                              id_customer=order.id_customer if order else 0,
-                              batch_number=settings["batch_number"])
-    _write_batch_items(session, settings["batch_number"], items, doc_number)
-    add_document_lines_of_batch(session, doc_number, warehouse, direction, day, today, settings["batch_number"])
+    session.flush()  # the order's changes
+    document_id = new_document(session, warehouse, direction, day, today,
+                               id_customer=order.id_customer if order else 0,
+                               batch_number=settings["batch_number"])
+    _write_batch_items(session, settings["batch_number"], items, on_document=True)
+    add_document_lines_of_batch(session, document_id, warehouse, direction, day, today, settings["batch_number"])

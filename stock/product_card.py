@@ -40,11 +40,12 @@ def last_movements(session, caller: Caller, product_code: str, limit: int = LAST
     """The product's newest movement lines first (goods-out negative), with their document's ufid."""
     item = WarehouseDocumentItem
     signed = case((item.direction == "O", -item.amount_base_milli), else_=item.amount_base_milli)
-    query = (select(item.doc_number, item.item_number, WarehouseDocument.ufid, item.id_warehouse,
+    # Newest first by the document's internal id, read backwards along ix_movements_product.
+    query = (select(WarehouseDocument.doc_number, item.item_number, WarehouseDocument.ufid, item.id_warehouse,
                     item.direction, item.date, item.lot, item.date_exp, signed.label("amount_milli"))
-             .join(WarehouseDocument, WarehouseDocument.doc_number == item.doc_number)
+             .join(WarehouseDocument, WarehouseDocument.id == item.document_id)
              .where(item.product_code == product_code)
-             .order_by(item.doc_number.desc(), item.item_number.desc()).limit(limit))
+             .order_by(item.document_id.desc(), item.item_number.desc()).limit(limit))
     return [dict(row._mapping) for row in session.execute(in_warehouses(query, item.id_warehouse,
                                                                           caller.narrow([])))]
 

@@ -5,7 +5,7 @@ in one query), whatever the number of records.
 """
 from itertools import groupby
 
-from sqlalchemy import exists, select
+from sqlalchemy import exists, func, select
 
 from models import Batch, BatchExtra, BatchItem, Product, WarehouseDocument, WarehouseDocumentItem
 from stock.api_keys import Caller
@@ -76,8 +76,14 @@ def _batches(session, query, level: int, headers_only: bool) -> list[dict]:
             .where(BatchExtra.batch_number.in_(numbers))
             .order_by(BatchExtra.batch_number, BatchExtra.position)), "batch_number")
     if headers and not headers_only:
+        # An item booked on a goods document carries that document's number: the one
+        # document of its batch (a count's items have none: 0).
+        doc_number = func.coalesce(WarehouseDocument.doc_number, 0).label("doc_number")
         items = _group(session.execute(_at_level(
-            select(*BatchItem.__table__.c).where(BatchItem.batch_number.in_(numbers)), BatchItem, level)
+            select(*BatchItem.__table__.c, doc_number)
+            .outerjoin(WarehouseDocument, (WarehouseDocument.batch_number == BatchItem.batch_number)
+                       & (BatchItem.doc_item_number != 0))
+            .where(BatchItem.batch_number.in_(numbers)), BatchItem, level)
             .order_by(BatchItem.batch_number, BatchItem.position)), "batch_number")
     return [{"batch_settings": batch,
              "batch_items": items.get(batch.batch_number, []),
@@ -98,44 +104,61 @@ def _posted(batch: Batch) -> list[dict]:
 # --- warehouse documents --------------------------------------------------------------------
 
 def get_document(session, caller: Caller, doc_number: int) -> dict:
-    document = session.get(WarehouseDocument, doc_number)
+    document = session.scalars(select(WarehouseDocument).where(WarehouseDocument.doc_number == doc_number)).first()
     if document is None or not caller.sees(document.id_warehouse):
         raise NotFound(f"No warehouse document {doc_number}.")
     return _documents(session, select(WarehouseDocument).where(WarehouseDocument.doc_number == doc_number),
                       -1, False)[0]
 
 
-def filter_documents(session, caller: Caller, filters: dict, headers_only: bool, offset: int = 0,
+def filter_documents(session, caller: Caller, filters: dict, headers_only: bool, after: int | None = None,
                      limit: int | None = None) -> list[dict]:
-    """Documents by doc_number; `offset` and `limit` page them (their items come whole)."""
-    query = within(select(WarehouseDocument), WarehouseDocument.__table__, caller, filters)
-    return _documents(session, query, filters.get("level", -1), headers_only, offset, limit)
+    """Documents by doc_number; `after` (the last doc_number of the page before) and `limit`
+    page them by keyset, so a late page costs what the first does (their items come whole)."""
+    query = _at_level_documents(within(select(WarehouseDocument), WarehouseDocument.__table__, caller, filters),
+                                filters.get("level", -1))
+    if after is not None:
+        query = query.where(WarehouseDocument.doc_number > after)
+    return _documents(session, query, filters.get("level", -1), headers_only, limit)
 
 
-def _documents(session, query, level: int, headers_only: bool, offset: int = 0,
-               limit: int | None = None) -> list[dict]:
+def count_documents(session, caller: Caller, filters: dict) -> int:
+    """How many documents filter_documents finds in all its pages."""
+    query = _at_level_documents(within(select(func.count()).select_from(WarehouseDocument),
+                                       WarehouseDocument.__table__, caller, filters), filters.get("level", -1))
+    return session.scalar(query)
+
+
+def _at_level_documents(query, level: int):
     if level in (0, 1):
         query = query.where(exists(_at_level(
             select(WarehouseDocumentItem.id)
-            .where(WarehouseDocumentItem.doc_number == WarehouseDocument.doc_number),
+            .where(WarehouseDocumentItem.document_id == WarehouseDocument.id),
             WarehouseDocumentItem, level)))
+    return query
+
+
+def _documents(session, query, level: int, headers_only: bool, limit: int | None = None) -> list[dict]:
     query = query.order_by(WarehouseDocument.doc_number)
-    if offset:
-        query = query.offset(offset)
     if limit is not None:
         query = query.limit(limit)
     headers = session.scalars(query).all()
     items = {}
     if not headers_only and headers:
-        numbers = query.with_only_columns(WarehouseDocument.doc_number).scalar_subquery()
+        # A page names its documents (the query again would sort the whole range again);
+        # a whole filter's answer is the query, as it may hold more than a statement's parameters.
+        ids = [doc.id for doc in headers] if limit is not None else \
+            query.with_only_columns(WarehouseDocument.id).scalar_subquery()
         item = WarehouseDocumentItem
         items = _group(session.execute(
-            select(item.doc_number, item.item_number, item.direction, item.product_code, item.name,
+            select(item.document_id, WarehouseDocument.doc_number, item.item_number, item.direction,
+                   item.product_code, item.name,
                    item.lot, item.date_exp, item.amount_base_milli, item.doc_created_date,
                    item.timestamp_from_client, Product.lot_level, Product.base_unit.label("unit"))
+            .join(WarehouseDocument, WarehouseDocument.id == item.document_id)
             .join(Product, Product.product_code == item.product_code)
-            .where(item.doc_number.in_(numbers),
+            .where(item.document_id.in_(ids),
                    *([Product.lot_level == level] if level in (0, 1) else []))
-            .order_by(item.doc_number, item.item_number)), "doc_number")
-    return [{**{c.key: getattr(doc, c.key) for c in WarehouseDocument.__table__.c},
-             "wh_doc_items": items.get(doc.doc_number, [])} for doc in headers]
+            .order_by(WarehouseDocument.doc_number, item.item_number)), "document_id")
+    return [{**{c.key: getattr(doc, c.key) for c in WarehouseDocument.__table__.c if c.key != "id"},
+             "wh_doc_items": items.get(doc.id, [])} for doc in headers]

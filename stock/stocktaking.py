@@ -27,7 +27,8 @@ def count_stock(session, id_warehouse: int, day: date, items: list[dict], produc
     """
     stocktaking = session.get(Stocktaking, (id_warehouse, day))
     if stocktaking is None:
-        stocktaking = Stocktaking(id_warehouse=id_warehouse, date=day, status=1, in_doc=0, out_doc=0)
+        stocktaking = Stocktaking(id_warehouse=id_warehouse, date=day, status=1, in_document_id=0,
+                                  out_document_id=0)
         session.add(stocktaking)
         session.flush()
     counted: dict[tuple[str, str], dict] = {}
@@ -66,13 +67,13 @@ def count_stock(session, id_warehouse: int, day: date, items: list[dict], produc
 def stocktaking_adjustments(session, stocktaking: Stocktaking) -> dict[tuple[str, str], int]:
     """What the stocktaking's own documents add to the book stock, per (product, lot)."""
     result: dict[tuple[str, str], int] = defaultdict(int)
-    for doc_number, sign in ((stocktaking.in_doc, 1), (stocktaking.out_doc, -1)):
-        if not doc_number:
+    for document_id, sign in ((stocktaking.in_document_id, 1), (stocktaking.out_document_id, -1)):
+        if not document_id:
             continue
         for code, lot, amount in session.execute(
                 select(WarehouseDocumentItem.product_code, WarehouseDocumentItem.lot,
                        WarehouseDocumentItem.amount_base_milli)
-                .where(WarehouseDocumentItem.doc_number == doc_number)):
+                .where(WarehouseDocumentItem.document_id == document_id)):
             result[(code, lot)] += sign * amount
     return result
 
@@ -91,29 +92,26 @@ def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: d
     names = dict(session.execute(select(Product.product_code, Product.name)
                                  .where(Product.product_code.in_(listed))).all()) if listed else {}
     expiry = expiry or {}
-    unnumbered = []
-    for attribute, direction, sign in (("in_doc", "I", 1), ("out_doc", "O", -1)):
+    for attribute, direction, sign in (("in_document_id", "I", 1), ("out_document_id", "O", -1)):
         lines = [{"product_code": code, "name": names.get(code, ""), "lot": lot,
                   "date_exp": expiry.get((code, lot), ""), "amount_base_milli": sign * amount}
                  for (code, lot), amount in sorted(wanted.items()) if sign * amount > 0]
-        doc_number = getattr(stocktaking, attribute)
-        if doc_number:
-            session.execute(delete(WarehouseDocumentItem).where(WarehouseDocumentItem.doc_number == doc_number))
+        document_id = getattr(stocktaking, attribute)
+        if document_id:
+            session.execute(delete(WarehouseDocumentItem).where(WarehouseDocumentItem.document_id == document_id))
             if lines:
-                add_document_items(session, doc_number, stocktaking.id_warehouse, direction,
+                add_document_items(session, document_id, stocktaking.id_warehouse, direction,
                                    stocktaking.date, created, lines)
             else:
-                session.execute(delete(WarehouseDocument).where(WarehouseDocument.doc_number == doc_number))
+                session.execute(delete(WarehouseDocument).where(WarehouseDocument.id == document_id))
                 setattr(stocktaking, attribute, 0)
         elif lines:
-            unnumbered.append((attribute, direction, lines))
+            # Numbered at the commit (balances.number_documents), like a batch's document.
+            document_id = new_document(session, stocktaking.id_warehouse, direction, stocktaking.date, created)
+            setattr(stocktaking, attribute, document_id)
+            add_document_items(session, document_id, stocktaking.id_warehouse, direction,
+                               stocktaking.date, created, lines)
     session.flush()
-    # New documents last: numbering holds up every warehouse (next_number).
-    for attribute, direction, lines in unnumbered:
-        doc_number = new_document(session, stocktaking.id_warehouse, direction, stocktaking.date, created)
-        setattr(stocktaking, attribute, doc_number)
-        add_document_items(session, doc_number, stocktaking.id_warehouse, direction,
-                           stocktaking.date, created, lines)
 
 
 def delete_stocktaking(session, caller: Caller, id_warehouse: int, day: date, policy: Policy) -> None:

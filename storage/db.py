@@ -35,6 +35,9 @@ LOCK_SPACE = "hashtext(current_schema())"
 SERVICE_LOCK = -1
 # session.info key: set while db.writing owns the session's transaction.
 WRITING = "warehouse_writing"
+# session.info key: what the rules note for the transaction db.writing owns (notes_of).
+_NOTES = "warehouse_transaction_notes"
+_LAST_STEPS = "last steps"
 
 
 class UnguardedWrite(RuntimeError):
@@ -181,7 +184,9 @@ def writing(session, warehouses=None):
       1. the service lock (shared for warehouses, exclusive for None),
       2. the warehouses' locks, in ascending id,
       3. the rows the rules change (only writers holding 2. change a warehouse's rows),
-      4. the numbering counters, last and as briefly as possible (stock/balances.py new_document).
+      4. the numbering counters, last and as briefly as possible: the steps asked for with
+         before_commit run after the block, just before the commit (stock/balances.py
+         number_documents).
     On SQLite the file has one write lock: BEGIN IMMEDIATE, one writer at a time.
 
     A read transaction still open is ended first (on SQLite the new one must start
@@ -198,18 +203,41 @@ def writing(session, warehouses=None):
     if connection.dialect.name == "postgresql":
         _lock_postgresql(connection, warehouses)
     session.info[WRITING] = True
+    notes = session.info[_NOTES] = {}
     try:
         yield session
+        for step in notes.get(_LAST_STEPS, ()):
+            step(session)
         session.commit()
     except BaseException:
         session.rollback()
         raise
     finally:
         session.info.pop(WRITING, None)
+        session.info.pop(_NOTES, None)
         # After the commit, never before (cache.py). Also after a failure: a
         # commit that raised may still have been written, and an extra move
         # only costs the caches one read each.
         cache.database_changed(connection.engine)
+
+
+def notes_of(session) -> dict:
+    """A dict the rules keep things in for the write transaction under way; gone when it ends,
+    committed or not, so nothing noted in a failed booking reaches the next one."""
+    if isinstance(session, scoped_session):
+        session = session()
+    notes = session.info.get(_NOTES)
+    if notes is None:
+        raise UnguardedWrite("A write outside db.writing.")
+    return notes
+
+
+def before_commit(session, step) -> None:
+    """Run step(session) as the last step of the write transaction, just before its commit
+    (once, however often it is asked for): what must hold a lock briefly goes there."""
+    steps = notes_of(session).setdefault(_LAST_STEPS, [])
+    if step not in steps:
+        steps.append(step)
 
 
 def _lock_postgresql(connection, warehouses) -> None:
@@ -319,8 +347,7 @@ def insert_tuples(session, table, columns: list[str], rows: list[tuple]) -> None
     connection = session.connection()
     quote = connection.dialect.identifier_preparer.quote
     if connection.dialect.name == "postgresql":
-        # COPY takes rows about four times faster than executemany, and a goods
-        # document's rows are written while the numbering is held (db.writing).
+        # COPY takes rows about four times faster than executemany.
         cursor = connection.connection.driver_connection.cursor()
         with cursor, cursor.copy(f"COPY {quote(table.name)} "
                                  f"({', '.join(quote(c) for c in columns)}) FROM STDIN") as copy:

@@ -289,13 +289,13 @@ def assert_stocktaking_whole(database_config, present: dict) -> None:
         SELECT product_code, lot, amount_real_milli, amount_snap_milli FROM stocktaking_items
         WHERE id_warehouse = 1""")
     assert {code: real for code, _lot, real, _snap in items} == dict(counts)
-    stocktakings = query(database_config, "SELECT in_doc, out_doc FROM stocktakings")
+    stocktakings = query(database_config, "SELECT in_document_id, out_document_id FROM stocktakings")
     assert len(stocktakings) == (1 if counts else 0)
-    adjustments = signed_totals(database_config, "WHERE doc_number IN "
-                                "(SELECT in_doc FROM stocktakings UNION SELECT out_doc FROM stocktakings)")
+    adjustments = signed_totals(database_config, "WHERE document_id IN (SELECT in_document_id FROM "
+                                "stocktakings UNION SELECT out_document_id FROM stocktakings)")
     assert adjustments == {(1, code, lot): real - snap for code, lot, real, snap in items if real != snap}
     own_docs = query(database_config, "SELECT count(*) FROM warehouse_documents WHERE batch_number = -1")[0][0]
     assert own_docs == sum(1 for doc in (stocktakings[0] if stocktakings else ()) if doc)
-    movements = signed_totals(database_config, "WHERE doc_number IN "
-                              "(SELECT doc_number FROM warehouse_documents WHERE batch_number <> -1)")
+    movements = signed_totals(database_config, "WHERE document_id IN "
+                              "(SELECT id FROM warehouse_documents WHERE batch_number <> -1)")
     assert movements == movement_totals(present.values())

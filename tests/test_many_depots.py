@@ -104,7 +104,7 @@ def replay(database_config):
             SELECT d.doc_number, d.id_warehouse, d.batch_number, d.direction, i.product_code,
                    i.amount_base_milli
             FROM warehouse_documents d
-            JOIN warehouse_document_items i ON i.doc_number = d.doc_number
+            JOIN warehouse_document_items i ON i.document_id = d.id
             ORDER BY d.doc_number, i.item_number"""):
         entry = documents[warehouse].setdefault(doc_number, (batch_number, Counter()))
         entry[1][code] += (amount if direction == "I" else -amount) // 1000

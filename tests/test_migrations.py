@@ -208,6 +208,38 @@ def test_a_database_of_the_release_before_migrations_is_recognised_and_answers_a
     assert answers_now(app, old) == old["answers"]
 
 
+@pytest.mark.live
+def test_after_the_upgrade_documents_number_on_and_old_references_hold(old_database, make_app):
+    """d23a0c0ffee1 gave the old documents internal ids equal to their numbers: a new booking
+    gets the next numbers (and an id of its own), and the stocktaking still finds its document."""
+    database_config, old = old_database
+    app = make_app(database=database_config, upgrade=False)
+    upgrade_database(app, who="tests")
+    client = app.test_client()
+    headers = {"TS-Apikey": old["key"]}
+
+    def post(number, direction, type_, day, items):
+        body = {"data": {"batch_settings": {"batch_number": str(number), "id_warehouse": "1",
+                                            "direction": direction, "type": type_, "date": day},
+                         "batch_items": items}}
+        response = client.post("/v1/batches/", json=body, headers=headers)
+        assert response.status_code == 201, response.json
+
+    # A second count of the stocktaking of 2026-10-03 rewrites its goods-out document.
+    post(4, "I", "V", "2026-10-03", [{"product_code": "CHEESE", "amount": "18", "unit": "kg", "lot": "L-1"}])
+    post(5, "I", "R", "2026-10-05", [{"product_code": "MILK", "amount": 10, "unit": "pc"}])
+    documents = client.post("/v1/docs/filter", json={"data": {}}, headers=headers).json["list"]
+    assert [(d["doc_number"], d["ufid"]) for d in documents] == [
+        (1, "I-2026-000001"), (2, "O-2026-000001"), (3, "O-2026-000002"), (4, "I-2026-000002")]
+    assert [(i["product_code"], str(i["amount_base_unit"])) for i in documents[2]["wh_doc_items"]] == [
+        ("CHEESE", "0.25"), ("MILK", "5")]
+    assert documents[3]["wh_doc_items"][0]["doc_number"] == 4
+    taking = client.get("/v1/stocktakings/list", headers=headers).json["list"][0]
+    assert (taking["out_doc"], taking["out_ufid"], taking["in_doc"]) == (3, "O-2026-000002", 0)
+    batch = client.get("/v1/batches/5", headers=headers).json["item"]["batch_items"][0]
+    assert (batch["doc_number"], batch["doc_item_number"]) == (4, 1)
+
+
 THROWAWAY = '''"""A later release's change, for the test: a new table and a rebuilt products table."""
 from alembic import op
 import sqlalchemy as sa

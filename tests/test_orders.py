@@ -249,5 +249,8 @@ def test_the_office_list_is_open_orders_newest_first_with_filters(session, calle
     assert numbers(text="cheese") == ["A-NEW"]
     assert numbers(text="b-o") == ["B-OLD"]
     assert numbers(text="%") == []
-    assert numbers(offset=1, limit=1) == ["A-NEW"]
+    [first] = orders.search_orders(session, alice, limit=1)
+    assert numbers(after=first.newest_line, limit=1) == ["A-NEW"]  # the next page, by keyset
+    assert orders.count_searched_orders(session, alice) == 3
+    assert orders.count_searched_orders(session, alice, text="cheese") == 1
     assert [o.document_number for o in orders.search_orders(session, callers["carol"])] == ["A-NEW", "B-OLD"]

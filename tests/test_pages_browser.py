@@ -168,6 +168,27 @@ def test_documents_orders_and_stocktakings_show_the_demo(page, demo_depot):
     assert page.elsewhere == []
 
 
+@pytest.mark.parametrize("width", [1280, 390])
+def test_a_long_list_pages_by_its_next_link_with_the_total_shown(page, demo_depot, width):
+    page.set_viewport_size({"width": width, "height": 844})
+    sign_in(page, demo_depot[1])
+    page.goto(page.base + "/documents?date_from=2000-01-01")
+    pager = page.get_by_role("navigation", name="pages")
+    expect(pager).to_contain_text(re.compile(r"Page 1 of (\d+) · [\d,]+ in all"))
+    first = page.locator("section.document").evaluate_all("sections => sections.map(s => s.dataset.ufid)")
+    pager.get_by_role("link", name=re.compile("Next")).click()
+    expect(pager).to_contain_text("Page 2 of")
+    second = page.locator("section.document").evaluate_all("sections => sections.map(s => s.dataset.ufid)")
+    assert first and second and not set(first) & set(second)
+    # The pager fits the screen, a phone's too: nothing scrolls sideways.
+    box = pager.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= width
+    pager.get_by_role("link", name=re.compile("First page")).click()
+    expect(pager).to_contain_text("Page 1 of")
+    assert page.locator("section.document").evaluate_all("sections => sections.map(s => s.dataset.ufid)") == first
+    assert page.elsewhere == []
+
+
 def test_a_disabled_person_is_signed_out_at_their_next_page(page, demo_depot, session):
     sign_in(page, demo_depot[1])
     page.get_by_role("link", name="Orders", exact=True).click()

@@ -1,0 +1,271 @@
+"""Scenario i: a depot after five years, every page and every JSON read (GET /v1/...) timed.
+
+The depot: 5,000 products (each with two packagings and barcodes), 1,000,000 movement lines
+over five years in five warehouses (every goods document with the batch it was booked from,
+so 1,000,000 batch items too), 300 customers, 1,000 order documents, a yearly stocktaking per
+warehouse. It is written with bulk inserts straight into a database the service's migrations
+made, with balances and counters that agree with the documents, and cached in
+<temp dir>/warehouse-bench-cache/ under a name that holds the migrations it was made for: the
+first run builds it (about a minute or two), later runs copy it. No ANALYZE is run: a depot's
+database has no statistics either.
+
+Each request is timed alone (median of I_REPEATS after a warm-up) on the service serving a copy
+of that file: the office pages and their printouts (a delivery note, labels), and each list's
+next page as its link gives it. Aims from the issue: every page under 300 ms, every JSON read that is not a
+whole-list dump under 100 ms; the dumps (every product, customer, order, stocktaking) are noted.
+"""
+import hashlib
+import json
+import random
+import re
+import shutil
+import sqlite3
+import statistics
+import tempfile
+import time
+from datetime import date, timedelta
+from pathlib import Path
+
+import server
+from report import Row
+
+BUILD_VERSION = 1
+PRODUCTS, WAREHOUSES, CUSTOMERS, ORDERS = 5_000, 5, 300, 1_000
+LINES = 1_000_000
+YEARS = 5
+I_REPEATS = 5
+PAGE_AIM, JSON_AIM = 300.0, 100.0
+CACHE = Path(tempfile.gettempdir()) / "warehouse-bench-cache"
+
+
+def _fingerprint() -> str:
+    """The migrations the depot was built for: another schema builds another file."""
+    digest = hashlib.sha256(f"{BUILD_VERSION}:".encode())
+    for path in sorted((server.REPO / "migrations" / "versions").glob("*.py")):
+        digest.update(path.name.encode() + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def depot_file(ctx) -> Path:
+    CACHE.mkdir(exist_ok=True)
+    path = CACHE / f"five-years-{_fingerprint()}.db"
+    if path.exists():
+        ctx.note(f"i: the five-year depot is cached in {path}")
+        return path
+    # Depots made for other migrations, and what a build cut short left behind.
+    for old in [*CACHE.glob("five-years-*.db*"), *CACHE.glob("building-*.db*")]:
+        old.unlink()
+    started = time.monotonic()
+    building = CACHE / f"building-{_fingerprint()}.db"
+    # The service makes the schema (its migrations), then stops; the rows go in directly.
+    with server.service(ctx.tmp / "i-build", ctx.key, database_url=f"sqlite:///{building}"):
+        pass
+    _fill(building)
+    building.rename(path)
+    for beside in CACHE.glob(f"{building.name}-*"):  # the service's change mark (storage/cache.py)
+        beside.unlink()
+    ctx.note(f"i: built the five-year depot in {time.monotonic() - started:.0f} s "
+             f"({path.stat().st_size / 2**20:,.0f} MiB), cached in {path}")
+    return path
+
+
+def _fill(path: Path) -> None:
+    rng = random.Random(5)
+    con = sqlite3.connect(path, isolation_level=None)
+    con.execute("PRAGMA journal_mode=DELETE")
+    con.execute("PRAGMA synchronous=OFF")
+    con.execute("BEGIN")
+
+    def insert(table, columns, rows):
+        con.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
+                        rows)
+
+    codes = [f"P{i:05d}" for i in range(PRODUCTS)]
+    by_lot = {code: i % 10 == 0 for i, code in enumerate(codes)}  # one product in ten is kept by lot
+    names = {code: f"Product {i} {'ABCDEFGH'[i % 8]}" for i, code in enumerate(codes)}
+    insert("products", ["product_code", "name", "active", "base_unit", "base_unit_barcode", "category",
+                        "lot_level", "weight_brutto_milli", "weight_netto_milli", "weight_unit"],
+           [(code, names[code], 1, "pc", f"{4000000000000 + i:013d}", i % 20, int(by_lot[code]),
+             1000, 900, "kg") for i, code in enumerate(codes)])
+    insert("packaging", ["product_code", "position", "unit", "amount_base_units_milli", "barcode"],
+           [(code, position, unit, factor * 1000, f"{(5 + position) * 10**12 + i:013d}")
+            for i, code in enumerate(codes) for position, unit, factor in ((1, "box", 10), (2, "carton", 100))])
+    insert("customers", ["id_customer", "name", "registration_number", "tax_id", "vat_number", "street", "city",
+                         "zip", "country"],
+           [(n, f"Customer {n}", f"R{n}", f"T{n}", f"V{n}", f"Street {n}", "Town", f"{10000 + n}", "SI")
+            for n in range(1, CUSTOMERS + 1)])
+
+    last = date.today()
+    first = last - timedelta(days=365 * YEARS)
+    days = (last - first).days + 1
+    per_day = 4  # documents per warehouse and day: two goods-in, two goods-out
+    documents = days * WAREHOUSES * per_day
+    mean_lines = LINES / documents
+    balances: dict[tuple, int] = {}
+    counters: dict[str, int] = {}
+    doc_rows, line_rows, batch_rows, item_rows = [], [], [], []
+    lines_left, doc_number = LINES, 0
+    for day_index in range(days):
+        day = (first + timedelta(days=day_index)).isoformat()
+        year = day[:4]
+        for warehouse in range(1, WAREHOUSES + 1):
+            for k in range(per_day):
+                if lines_left <= 0:
+                    break
+                direction = "I" if k < 2 else "O"
+                doc_number += 1
+                serial = counters[f"ufid:{direction}:{year}"] = counters.get(f"ufid:{direction}:{year}", 0) + 1
+                count = min(lines_left, max(1, round(rng.uniform(0.2, 1.8) * mean_lines)))
+                lines_left -= count
+                customer = rng.randint(1, CUSTOMERS) if direction == "O" else 0
+                batch_number = doc_number
+                batch_rows.append((batch_number, warehouse, direction, "R", day, day, "5.1", "", 0, "",
+                                   hashlib.sha256(str(batch_number).encode()).hexdigest()))
+                doc_rows.append((doc_number, doc_number, warehouse, direction, day, day, customer, batch_number,
+                                 f"{direction}-{year}-{serial:06d}"))
+                start = rng.randrange(PRODUCTS)
+                for n in range(1, count + 1):
+                    code = codes[(start + n * 7) % PRODUCTS]
+                    lot = f"L{year}{n % 3}" if by_lot[code] else ""
+                    amount = rng.randint(20, 200) * 1000 if direction == "I" else rng.randint(1, 10) * 1000
+                    key = (warehouse, code, lot)
+                    balances[key] = balances.get(key, 0) + (amount if direction == "I" else -amount)
+                    stamp = f"{day}T10:{n % 60:02d}:00.000+0100"
+                    line_rows.append((doc_number, n, warehouse, direction, day, code, names[code], lot, "",
+                                      amount, day, stamp))
+                    item_rows.append((batch_number, n, code, "pc", amount, amount, "", "", lot, "", 0, 0, stamp,
+                                      "", n))
+        if len(line_rows) > 200_000:
+            _flush(insert, batch_rows, item_rows, doc_rows, line_rows)
+    _flush(insert, batch_rows, item_rows, doc_rows, line_rows)
+    counters["doc_number"] = doc_number
+    insert("counters", ["name", "value"], sorted(counters.items()))
+    insert("balances", ["id_warehouse", "product_code", "lot", "amount_milli"],
+           [(w, code, lot, amount) for (w, code, lot), amount in sorted(balances.items())])
+
+    orders, order_items = [], []
+    for n in range(1, ORDERS + 1):
+        state = 0 if n <= 700 else 1 if n <= 900 else 3
+        direction = "O" if n % 2 else "I"
+        orders.append((f"ORD-{n:05d}", f"Order {n}", 1 + n % WAREHOUSES, rng.randint(1, CUSTOMERS), 0, "R",
+                       direction, state))
+        for item in range(1, 6):
+            code = codes[(n * 13 + item) % PRODUCTS]
+            lot = "L20250" if by_lot[code] else ""
+            ordered = rng.randint(1, 50) * 1000
+            order_items.append((f"ORD-{n:05d}", item, code, lot, ordered, ordered if state == 0 else 0,
+                                direction, "[]", ""))
+    insert("order_documents", ["document_number", "description", "id_warehouse", "id_customer",
+                               "expiration_limit", "allowed_types", "allowed_directions", "state"], orders)
+    insert("order_items", ["document_number", "item_number", "product_code", "lot", "amount_ordered_milli",
+                           "amount_delivered_milli", "direction", "wplace", "note"], order_items)
+
+    # A count at the end of each year in each warehouse that found what the books said.
+    takings, taking_items = [], []
+    for year_back in range(YEARS):
+        day = date(last.year - 1 - year_back, 12, 31).isoformat()
+        for warehouse in range(1, WAREHOUSES + 1):
+            takings.append((warehouse, day, 1, 0, 0))
+            for i in range(100):
+                code = codes[(year_back * 997 + warehouse * 101 + i * 37) % PRODUCTS]
+                lot = f"L{day[:4]}0" if by_lot[code] else ""
+                taking_items.append((warehouse, day, code, lot, "", names[code], 5000, 5000))
+    insert("stocktakings", ["id_warehouse", "date", "status", "in_document_id", "out_document_id"], takings)
+    insert("stocktaking_items", ["id_warehouse", "date", "product_code", "lot", "date_exp", "name",
+                                 "amount_real_milli", "amount_snap_milli"], taking_items)
+    con.execute("COMMIT")
+    con.execute("PRAGMA journal_mode=WAL")
+    con.close()
+
+
+def _flush(insert, batch_rows, item_rows, doc_rows, line_rows):
+    insert("batches", ["batch_number", "id_warehouse", "direction", "type", "date", "created_date",
+                       "app_version", "name", "truck", "document_number", "content_digest"], batch_rows)
+    insert("batch_items", ["batch_number", "position", "product_code", "unit", "amount_milli", "amount_base_milli",
+                           "barcode", "date_exp", "lot", "name", "palette", "status", "timestamp_client", "wplace",
+                           "doc_item_number"], item_rows)
+    insert("warehouse_documents", ["id", "doc_number", "id_warehouse", "direction", "date", "doc_created_date",
+                                   "id_customer", "batch_number", "ufid"], doc_rows)
+    insert("warehouse_document_items", ["document_id", "item_number", "id_warehouse", "direction", "date",
+                                        "product_code", "name", "lot", "date_exp", "amount_base_milli",
+                                        "doc_created_date", "timestamp_from_client"], line_rows)
+    for rows in (batch_rows, item_rows, doc_rows, line_rows):
+        rows.clear()
+
+
+NEXT_LINK = re.compile(r'<a href="([^"]+)" rel="next"')
+
+
+def scenario_i(ctx):
+    """A depot after five years (5,000 products, 1,000,000 movement lines): every page and JSON read."""
+    what_pages, what_json = "i. five-year depot: slowest page", "i. five-year depot: slowest JSON read"
+    if not ctx.has_service:
+        ctx.add(Row(what_pages, "ms", None, None, PAGE_AIM, 2 * PAGE_AIM, False, judge_value=True))
+        ctx.add(Row(what_json, "ms", None, None, JSON_AIM, 2 * JSON_AIM, False, judge_value=True))
+        return
+    from scenarios import _page_session
+
+    cached = depot_file(ctx)
+    copy = ctx.tmp / "i" / "warehouse.db"
+    copy.parent.mkdir(parents=True, exist_ok=True)
+    shutil.copyfile(cached, copy)
+    with server.service(ctx.tmp / "i", ctx.key, database_url=f"sqlite:///{copy}") as svc, \
+            server.Client(svc.port, ctx.key) as api, server.Client(svc.port) as pages:
+        pages.headers = {"Cookie": _page_session(svc.port, ctx.key)}
+        five_years_back = (date.today() - timedelta(days=365 * YEARS)).isoformat()
+        page_paths = ["/", "/?level=1", "/?q=Product%201", "/documents",
+                      f"/documents?date_from={five_years_back}", "/documents?warehouse=3&direction=O",
+                      "/orders", "/orders?state=0", "/stocktakings", "/movements",
+                      f"/movements?date_from={five_years_back}"]
+        # Each list's next page, as its link says (keyset: the same cost however deep).
+        for path in ("/", f"/documents?date_from={five_years_back}", "/orders", "/stocktakings"):
+            status, html = pages.request("GET", path)
+            found = NEXT_LINK.search(html.decode())
+            if status != 200 or not found:
+                raise RuntimeError(f"GET {path}: {status}, no next page link")
+            page_paths.append(found.group(1).replace("&amp;", "&"))
+        middle = 18_000  # a document well inside the history (about 36,500 in all)
+        # The printouts (pages/printing.py): a goods-out document's delivery note, a goods-in
+        # document's labels (documents 4k+1 and 4k+2 are goods-in), a product's label.
+        page_paths += [f"/documents/{middle}/delivery-note", f"/documents/{middle - 3}/labels.pdf",
+                       "/products/P02345/label.pdf"]
+        # A count sheet lists every product in stock in the warehouse, for paper: a whole list.
+        whole_pages = {"/warehouses/3/count-sheet"}
+        json_paths = {"/v1/products/P02345": False, f"/v1/docs/{middle}": False, f"/v1/batches/{middle}": False,
+                      "/v1/documents/ORD-00500": False, "/v1/overview/docs_and_stocktaking": False,
+                      "/v1/overview/docs_and_stocktaking?id_warehouse=3": False,
+                      "/v1/overview/monthly_movement": False,
+                      f"/v1/overview/monthly_movement?date_from={five_years_back}": False,
+                      "/v1/openapi.json": False,
+                      # Whole-list dumps: every product, customer, order, stocktaking.
+                      "/v1/products/": True, "/v1/customers/": True, "/v1/documents/": True,
+                      "/v1/stocktakings/list": True}
+        pages_ms = {path: _time(pages, path) for path in page_paths}
+        whole_ms = {path: _time(pages, path) for path in whole_pages}
+        json_ms = {path: _time(api, path) for path in json_paths}
+    for path, ms in pages_ms.items():
+        ctx.note(f"i: page {path}: {ms:.1f} ms{'' if ms < PAGE_AIM else '  (over the aim)'}")
+    for path, ms in whole_ms.items():
+        ctx.note(f"i: page {path}: {ms:.1f} ms  (every product of the warehouse, for paper: not judged)")
+    for path, ms in json_ms.items():
+        kind = "whole-list dump, not judged" if json_paths[path] else "" if ms < JSON_AIM else "over the aim"
+        ctx.note(f"i: GET {path}: {ms:.1f} ms{f'  ({kind})' if kind else ''}")
+    slow_page = max(pages_ms, key=pages_ms.get)
+    judged = {path: ms for path, ms in json_ms.items() if not json_paths[path]}
+    slow_json = max(judged, key=judged.get)
+    ctx.add(Row(f"{what_pages} ({slow_page[:40]})", "ms", pages_ms[slow_page], None, PAGE_AIM, 2 * PAGE_AIM,
+                False, judge_value=True))
+    ctx.add(Row(f"{what_json} ({slow_json[:40]})", "ms", judged[slow_json], None, JSON_AIM, 2 * JSON_AIM,
+                False, judge_value=True))
+
+
+def _time(client, path) -> float:
+    """Median ms of GET path after one warm-up; any answer but 200 is an error."""
+    times = []
+    for attempt in range(I_REPEATS + 1):
+        status, data, sec = client.timed("GET", path)
+        if status != 200:
+            raise RuntimeError(f"GET {path}: HTTP {status} {data[:300]!r}")
+        if attempt:
+            times.append(sec)
+    return statistics.median(times) * 1000

@@ -1,0 +1,89 @@
+"""Scenario j: booking throughput with 1, 2 and 4 service processes on one PostgreSQL database.
+
+Each run starts N processes (python app.py, each on its own loopback port) on a fresh schema
+of the PostgreSQL server at 127.0.0.1:5432 (database `test`), then J_CLIENTS client threads
+post 100-item goods-in batches for J_SECONDS, client k into warehouse k+1 through process
+k mod N: warehouses book in parallel, each always through the same process. The figure is
+batches booked per second; the row sets 4 processes against 1 (the issue's aim: at least
+2.5x). The clients run in this process: on a small machine they take CPU from the services,
+which the note on the machine's cores should be read with.
+"""
+import contextlib
+import threading
+import time
+
+import server
+from load import batch_body, batch_lines, create_products, day, encode
+from many_depots import PG_URL, pg_schema
+from report import Row
+
+J_PROCESSES = (1, 2, 4)
+J_CLIENTS = 8
+J_SECONDS = 8.0
+J_ITEMS, J_PRODUCTS = 100, 200
+J_GOAL, J_FLOOR = 2.5, 1.5
+
+
+def scenario_j(ctx, url=PG_URL):
+    """Booking throughput with 1, 2 and 4 service processes on one PostgreSQL: batches/s."""
+    what = f"j. batches/s, 4 processes vs 1 ({J_CLIENTS} warehouses in parallel, PostgreSQL)"
+    if not ctx.has_service:
+        ctx.add(Row(what, "/s", None, None, J_GOAL, J_FLOOR, True))
+        return
+    rates = {count: _throughput(ctx, url, count) for count in J_PROCESSES}
+    for count, rate in rates.items():
+        ctx.note(f"j: {count} process(es): {rate:.1f} batches/s of {J_ITEMS} items "
+                 f"({rate / rates[1]:.2f}x one process)")
+    ctx.add(Row(what, "/s", rates[4], rates[1], J_GOAL, J_FLOOR, True))
+
+
+def _throughput(ctx, url, count) -> float:
+    with contextlib.ExitStack() as stack:
+        service_url, _engine, _name = stack.enter_context(pg_schema(url))
+        services = [stack.enter_context(server.service(ctx.tmp / f"j{count}-{n}", ctx.key,
+                                                       database_url=service_url))
+                    for n in range(count)]
+        with server.Client(services[0].port, ctx.key) as first:
+            create_products(first, J_PRODUCTS)
+        lines = batch_lines(J_ITEMS, J_PRODUCTS, 0)
+        booked = [0] * J_CLIENTS
+        errors = []
+        barrier = threading.Barrier(J_CLIENTS + 1)
+        stop = threading.Event()
+
+        def client(k):
+            try:
+                with server.Client(services[k % count].port, ctx.key) as c:
+                    # Warm-up: one batch each, before the clock starts.
+                    number = 1_000_000 * (k + 1)
+                    status, data = c.request("POST", "/v1/batches/", encode(
+                        batch_body(number, "I", day(0), lines, id_warehouse=k + 1)))
+                    if status != 201:
+                        raise RuntimeError(f"warm-up batch: {status} {data[:200]!r}")
+                    barrier.wait(timeout=60)
+                    while not stop.is_set():
+                        number += 1
+                        status, data = c.request("POST", "/v1/batches/", encode(
+                            batch_body(number, "I", day(0), lines, id_warehouse=k + 1)))
+                        if status != 201:
+                            raise RuntimeError(f"batch {number}: {status} {data[:200]!r}")
+                        if not stop.is_set():
+                            booked[k] += 1
+            except Exception as error:  # noqa: BLE001 - reported by the scenario
+                errors.append(error)
+                with contextlib.suppress(threading.BrokenBarrierError):
+                    barrier.abort()
+
+        threads = [threading.Thread(target=client, args=(k,), daemon=True) for k in range(J_CLIENTS)]
+        for thread in threads:
+            thread.start()
+        barrier.wait(timeout=60)
+        started = time.monotonic()
+        time.sleep(J_SECONDS)
+        stop.set()
+        elapsed = time.monotonic() - started
+        for thread in threads:
+            thread.join(timeout=60)
+        if errors:
+            raise errors[0]
+    return sum(booked) / elapsed
