@@ -58,6 +58,8 @@ def app_config(environ=None) -> dict:
         "BACKUP_KEEP": number(environ, "WAREHOUSE_BACKUP_KEEP", 14, minimum=1),
         "BACKUP_DIR": text(environ, "WAREHOUSE_BACKUP_DIR", None),
         "BOOTSTRAP_API_KEY": text(environ, "WAREHOUSE_API_KEY", None),
+        # Lots whose best-before is at most this many days ahead (or past) are alerts.
+        "EXPIRY_DAYS": number(environ, "WAREHOUSE_EXPIRY_DAYS", 30),
     }
 
 

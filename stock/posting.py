@@ -14,9 +14,10 @@ from operator import itemgetter
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from models import Batch, BatchExtra, BatchItem, Packaging, Product
+from models import Batch, BatchExtra, BatchItem, Packaging, Product, Stocktaking
 from stock.api_keys import Caller
-from stock.balances import add_document_lines_of_batch, change_balances, new_document
+from stock import outbox
+from stock.balances import add_document_lines_of_batch, change_balances, keep_best_before, new_document
 from stock.errors import Conflict, item_errors
 from stock.orders import fill_order, order_for_batch
 from stock.policy import Policy
@@ -146,8 +147,24 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
     if is_count:
         _write_batch_items(session, settings["batch_number"], items, doc_number=0)
         count_stock(session, settings["id_warehouse"], business_date, items, products, today)
+        stocktaking = session.get(Stocktaking, (settings["id_warehouse"], business_date))
+        doc_numbers = [number for number in (stocktaking.in_doc, stocktaking.out_doc) if number]
     else:
-        _book_movement(session, settings, order, items, policy, business_date, today)
+        doc_numbers = [_book_movement(session, settings, order, items, policy, business_date, today)]
+    _note_booking(session, settings, business_date, doc_numbers)
+
+
+def _note_booking(session, settings: dict, day: date, doc_numbers: list[int]) -> None:
+    """The booking's events, in its own transaction: one statement, however many items it has."""
+    booked = {"batch_number": settings["batch_number"], "id_warehouse": settings["id_warehouse"],
+              "direction": settings["direction"], "type": settings["type"], "date": day.isoformat(),
+              "document_number": settings.get("document_number", ""), "doc_numbers": doc_numbers}
+    events = [("batch.booked", booked)]
+    if settings["type"] == "V":
+        events.append(("stocktaking.booked", {
+            "id_warehouse": settings["id_warehouse"], "date": day.isoformat(),
+            "batch_number": settings["batch_number"], "doc_numbers": doc_numbers}))
+    outbox.emit_many(session, events)
 
 
 def _check_items(session, items: list[dict], is_count: bool) -> tuple[dict[str, dict], list[dict]]:
@@ -247,17 +264,20 @@ def _write_batch_items(session, batch_number: int, items: list[dict], doc_number
     insert_tuples(session, BatchItem.__table__, BATCH_ITEM_COLUMNS, rows)
 
 
-def _book_movement(session, settings, order, items, policy: Policy, day: date, today: date) -> None:
-    """Change the balances, then number the document and write what carries its number."""
+def _book_movement(session, settings, order, items, policy: Policy, day: date, today: date) -> int:
+    """Change the balances, then number the document and write what carries its number; its number."""
     direction, warehouse = settings["direction"], settings["id_warehouse"]
     sign = 1 if direction == "I" else -1
     deltas: dict[tuple[str, str], int] = defaultdict(int)
     for item in items:
         deltas[(item["product_code"], item.get("lot", ""))] += sign * item["amount_base_milli"]
     change_balances(session, warehouse, deltas, policy, items)
+    if sign > 0:
+        keep_best_before(session, items)
     session.flush()  # the order's changes, before the numbering is held
     doc_number = new_document(session, warehouse, direction, day, today,
                               id_customer=order.id_customer if order else 0,
                               batch_number=settings["batch_number"])
     _write_batch_items(session, settings["batch_number"], items, doc_number)
     add_document_lines_of_batch(session, doc_number, warehouse, direction, day, today, settings["batch_number"])
+    return doc_number
