@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 import pages
 import routes
+from background.worker import BackgroundWork
 from operations import backups, cli, logs, serving, settings, upgrades
 from stock import api_keys
 from stock.errors import ServiceError, SettingError, Unavailable
@@ -175,11 +176,13 @@ def _serve(argv) -> None:
     log.info("serving on http://%s:%s with %s threads, database %s", args.host, args.port,
              args.threads, make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string())
 
+    work = BackgroundWork(app).start()
     with app.app_context():
-        automatic = backups.Automatic(app, db.engine).start()
+        automatic = backups.Automatic(app, db.engine, turn=work.held).start()
 
     def on_stop():
         automatic.stop()
+        work.stop()
         close_storage(app)
 
     serving.serve_until_stopped(app, args.host, args.port, args.threads, on_stop=on_stop)
