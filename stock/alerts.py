@@ -30,8 +30,9 @@ def low_stock(session, warehouses: list[int] | None = None) -> list[dict]:
              .order_by(ReorderLevel.id_warehouse, ReorderLevel.product_code))
     if warehouses is not None:
         query = query.where(ReorderLevel.id_warehouse.in_(warehouses))
-    return [{"id_warehouse": w, "product_code": code, "name": name, "amount_milli": stock,
-             "min_amount_milli": low, "target_amount_milli": target, "suggested_order_milli": target - stock}
+    # int(): PostgreSQL sums a bigint column as numeric.
+    return [{"id_warehouse": w, "product_code": code, "name": name, "amount_milli": int(stock),
+             "min_amount_milli": low, "target_amount_milli": target, "suggested_order_milli": target - int(stock)}
             for w, code, name, stock, low, target in session.execute(query)]
 
 
