@@ -50,11 +50,26 @@ class MovementsQuery(Schema):
     format = Format()
 
 
+class AlertsQuery(Schema):
+    format = Format()
+
+
+class PickListQuery(Schema):
+    pass
+
+
+class WebhooksQuery(Schema):
+    webhook = fields.Integer(load_default=None, validate=validate.Range(min=1, max=2**63 - 1))
+
+
 stock_query = StockQuery()
 documents_query = DocumentsQuery()
 orders_query = OrdersQuery()
 stocktakings_query = StocktakingsQuery()
 movements_query = MovementsQuery()
+alerts_query = AlertsQuery()
+pick_list_query = PickListQuery()
+webhooks_query = WebhooksQuery()
 
 
 def load_args(schema, args) -> dict:
