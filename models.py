@@ -7,7 +7,7 @@ a booking must never drift. stock/quantities.py converts at the edges.
 import datetime as dt
 from typing import Optional
 
-from sqlalchemy import BigInteger, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, ForeignKey, Index, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from storage.db import UtcDateTime, db
@@ -201,8 +201,10 @@ class Balance(db.Model):
     """Book stock of one (warehouse, product, lot), kept in step with every posting."""
 
     __tablename__ = "balances"
-    # The expiring lots are found by (product, lot) from their best-before (stock/alerts.py).
-    __table_args__ = (Index("ix_balances_product_lot", "product_code", "lot"),)
+    # What is in stock (or below zero), without the rows of every lot ever held that went to
+    # zero: the alerts (stock/alerts.py) read these few, however long the depot's history.
+    __table_args__ = (Index("ix_balances_held", "id_warehouse", "product_code", "lot",
+                            sqlite_where=text("amount_milli != 0"), postgresql_where=text("amount_milli != 0")),)
     id_warehouse: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     product_code: Mapped[str] = mapped_column(ForeignKey("products.product_code"), primary_key=True)
     lot: Mapped[str] = mapped_column(Code, primary_key=True)

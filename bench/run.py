@@ -25,6 +25,7 @@ import many_depots
 import report
 import scenarios
 import server
+import stock_warnings
 
 SCENARIOS = {  # f (peak memory) is measured inside b and d
     "a": scenarios.scenario_a,
@@ -34,6 +35,8 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "e": scenarios.scenario_e,
     "g": many_depots.scenario_g,
     "h": scenarios.scenario_h,
+    "w": stock_warnings.scenario_w,
+    "x": stock_warnings.scenario_x,
 }
 
 
@@ -65,7 +68,7 @@ def git_head():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="abcdegh", help="scenarios to run, e.g. 'ab'")
+    parser.add_argument("--only", default="abcdeghwx", help="scenarios to run, e.g. 'ab'")
     parser.add_argument("--seed-batches", type=int, default=200,
                         help="1000-item batches of history for c (default 200)")
     parser.add_argument("--seed-time-limit", type=float, default=300,

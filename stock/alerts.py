@@ -7,12 +7,18 @@ once per lot entering the window); the background work calls it under its lease.
 """
 from datetime import date, timedelta
 
-from sqlalchemy import and_, func, select, update
+from sqlalchemy import and_, bindparam, func, literal_column, select, text, update
 
 from models import Balance, BestBefore, Product, ReorderLevel
 from stock import outbox
 from stock.quantities import from_milli
 from storage.db import writing
+
+
+# Balances at zero are every lot a depot ever held; the partial index ix_balances_held skips them.
+# Its condition is written out as a literal here: SQLite uses a partial index only for a query
+# whose own terms say the same thing.
+HELD = literal_column("balances.amount_milli") != literal_column("0")
 
 
 def low_stock(session, warehouses: list[int] | None = None) -> list[dict]:
@@ -22,7 +28,7 @@ def low_stock(session, warehouses: list[int] | None = None) -> list[dict]:
                     amount.label("amount"), ReorderLevel.min_amount_milli, ReorderLevel.target_amount_milli)
              .join(Product, Product.product_code == ReorderLevel.product_code)
              .outerjoin(Balance, and_(Balance.id_warehouse == ReorderLevel.id_warehouse,
-                                      Balance.product_code == ReorderLevel.product_code))
+                                      Balance.product_code == ReorderLevel.product_code, HELD))
              .where(Product.active == 1)
              .group_by(ReorderLevel.id_warehouse, ReorderLevel.product_code, Product.name,
                        ReorderLevel.min_amount_milli, ReorderLevel.target_amount_milli)
@@ -36,19 +42,30 @@ def low_stock(session, warehouses: list[int] | None = None) -> list[dict]:
             for w, code, name, stock, low, target in session.execute(query)]
 
 
+# From the lots in stock to their best-before, not the other way: after years, most best-before
+# rows are of lots long gone. CROSS JOIN makes SQLite loop in that order; PostgreSQL plans it
+# as any inner join.
+_EXPIRING = (
+    "SELECT b.id_warehouse, b.product_code, b.lot, bb.date_exp, b.amount_milli "
+    "FROM balances b CROSS JOIN best_before bb "
+    "WHERE bb.product_code = b.product_code AND bb.lot = b.lot "
+    "AND b.amount_milli != 0 AND b.amount_milli > 0 AND bb.date_exp <= :last_day {warehouses}"
+    "ORDER BY bb.date_exp, b.id_warehouse, b.product_code, b.lot")
+EXPIRING_ALL = text(_EXPIRING.format(warehouses=""))
+EXPIRING_IN = text(_EXPIRING.format(warehouses="AND b.id_warehouse IN :warehouses ")).bindparams(
+    bindparam("warehouses", expanding=True))
+
+
 def expiring(session, today: date, days: int, warehouses: list[int] | None = None) -> list[dict]:
     """Lots in stock whose best-before is within `days` of today or past, soonest first."""
     last_day = (today + timedelta(days=days)).isoformat()
-    query = (select(Balance.id_warehouse, Balance.product_code, Balance.lot, BestBefore.date_exp,
-                    Balance.amount_milli)
-             .join(Balance, and_(Balance.product_code == BestBefore.product_code, Balance.lot == BestBefore.lot))
-             .where(BestBefore.date_exp <= last_day, Balance.amount_milli > 0)
-             .order_by(BestBefore.date_exp, Balance.id_warehouse, Balance.product_code, Balance.lot))
-    if warehouses is not None:
-        query = query.where(Balance.id_warehouse.in_(warehouses))
+    if warehouses is None:
+        rows = session.execute(EXPIRING_ALL, {"last_day": last_day})
+    else:
+        rows = session.execute(EXPIRING_IN, {"last_day": last_day, "warehouses": list(warehouses)})
     return [{"id_warehouse": w, "product_code": code, "lot": lot, "date_exp": day, "amount_milli": stock,
              "days_left": (date.fromisoformat(day) - today).days}
-            for w, code, lot, day, stock in session.execute(query)]
+            for w, code, lot, day, stock in rows]
 
 
 def alerts(session, today: date, days: int, warehouses: list[int] | None = None) -> dict:

@@ -18,8 +18,8 @@ BIG_ID = sa.BigInteger().with_variant(sa.Integer(), "sqlite")
 
 
 def upgrade():
-    with op.batch_alter_table("balances") as batch:
-        batch.create_index("ix_balances_product_lot", ["product_code", "lot"])
+    op.create_index("ix_balances_held", "balances", ["id_warehouse", "product_code", "lot"],
+                    sqlite_where=sa.text("amount_milli != 0"), postgresql_where=sa.text("amount_milli != 0"))
     op.create_table(
         "reorder_levels",
         sa.Column("id_warehouse", sa.BigInteger(), autoincrement=False, nullable=False),
@@ -101,5 +101,4 @@ def downgrade():
     op.drop_index("ix_best_before_date_exp", table_name="best_before")
     op.drop_table("best_before")
     op.drop_table("reorder_levels")
-    with op.batch_alter_table("balances") as batch:
-        batch.drop_index("ix_balances_product_lot")
+    op.drop_index("ix_balances_held", table_name="balances")
