@@ -63,6 +63,10 @@ class BackgroundWork:
         renewed = alerts_noted = pruned = 0.0
         while not self.stopping.is_set():
             now = time.monotonic()
+            if self.held.is_set() and now - renewed > lease.TTL.total_seconds() / 2:
+                # Renewals failed (the database did not answer): another process may take over
+                # soon, so stop before it can, and never send alongside it.
+                self._hold(False)
             try:
                 with self.app.app_context():
                     if now - renewed >= lease.RENEW or not self.held.is_set():

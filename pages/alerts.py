@@ -2,6 +2,7 @@
 from datetime import date
 
 from flask import current_app, g, render_template, request
+from sqlalchemy.exc import SQLAlchemyError
 
 from pages import bp
 from pages.common import csv_response
@@ -21,8 +22,13 @@ def alert_count() -> int:
     today = date.today()
     warehouses = seen_warehouses()
     key = ("alert_count", today, None if warehouses is None else tuple(warehouses))
-    return current_app.extensions["warehouse_cache"].get(key, lambda: stock_alerts.alert_count(
-        db.session, today, current_app.config["EXPIRY_DAYS"], warehouses))
+    try:
+        return current_app.extensions["warehouse_cache"].get(key, lambda: stock_alerts.alert_count(
+            db.session, today, current_app.config["EXPIRY_DAYS"], warehouses))
+    except SQLAlchemyError:
+        # The page that says the database does not answer must still be shown: without the number.
+        db.session.rollback()
+        return None
 
 
 @bp.app_context_processor

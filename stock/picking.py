@@ -11,7 +11,7 @@ from sqlalchemy import and_, select
 
 from models import Balance, BestBefore, Product
 from stock.api_keys import Caller
-from stock.orders import get_order
+from stock.orders import CLOSED, get_order
 
 NO_DATE = "9999-99-99"  # lots without a best-before go last: they are not known to expire
 
@@ -51,7 +51,7 @@ def pick_list(session, caller: Caller, document_number: str) -> dict:
     limit = order.expiration_limit_date if order.expiration_limit > 0 else None
     names = {}
     lines = []
-    for item in order.items:
+    for item in order.items if order.state != CLOSED else ():  # a closed order expects nothing more
         open_milli = item.amount_ordered_milli - item.amount_delivered_milli
         if item.direction == "O" and open_milli > 0:
             lines.append({"item_number": item.item_number, "product_code": item.product_code, "lot": item.lot,

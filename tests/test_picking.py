@@ -4,8 +4,10 @@ from datetime import date, timedelta
 import pytest
 
 from helpers import add_order, item, order, order_item
+from models import OrderDocument
 from stock.errors import NotFound
 from stock.picking import pick_list, plan_picks
+from storage.db import writing
 
 TODAY = date.today()
 
@@ -96,3 +98,13 @@ def test_an_order_out_of_sight_is_not_found(session, callers, stocked):
         pick_list(session, callers["carol"], "D3")
     with pytest.raises(NotFound):
         pick_list(session, callers["alice"], "NOPE")
+
+
+def test_a_closed_order_has_nothing_to_pick(session, callers, stocked):
+    add_order(session, callers["alice"], order("D4", [order_item(1, "P1", 2, direction="O")], directions=("O",)))
+    stocked.book("R", "O", [item("P1", 1)], document_number="D4")
+    assert [entry["open_milli"] for entry in pick_list(session, callers["alice"], "D4")["lines"]] == [1000]
+    session.rollback()
+    with writing(session, [1]):  # closed by the office (DESIGN 18) with one piece still open
+        session.get(OrderDocument, "D4").state = 0
+    assert pick_list(session, callers["alice"], "D4")["lines"] == []
