@@ -14,12 +14,14 @@ run: $(VENV)/installed
 	$(PY) app.py
 
 # The suite runs on SQLite, then again on PostgreSQL when WAREHOUSE_TEST_DATABASE_URL names one.
-# The page tests drive Debian's chromium through Playwright (never `playwright install`).
+# The page tests drive Debian's chromium through Playwright (never `playwright install`); the
+# label tests turn PDF pages into images with poppler's pdftoppm to scan their barcodes.
 # The suite starts about 70 Python processes and two pytest workers: with bytecode written (empty
 # PYTHONDONTWRITEBYTECODE), each reads the code compiled instead of compiling it again.
 test: export PYTHONDONTWRITEBYTECODE :=
 test: $(VENV)/installed
 	@command -v chromium >/dev/null || (apt-get update -qq && apt-get install -y -qq chromium)
+	@command -v pdftoppm >/dev/null || (apt-get update -qq && apt-get install -y -qq poppler-utils)
 	@echo "== tests on SQLite =="
 	$(PY) -m pytest -q
 	@if [ -n "$$WAREHOUSE_TEST_DATABASE_URL" ]; then \

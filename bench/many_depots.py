@@ -11,8 +11,8 @@ and dropped afterwards.
 Measured twice: through two service processes on the one database (the set-up of
 several depots; the row, judged against the issue's goal), and with both batches sent
 to one process, where the small batch also shares the interpreter lock with the big
-one's work (a note: the issue sets no goal for it, and see the README for why it is
-slow).
+one's work (a note: the issue sets no goal for it, and see docs/performance.md,
+row g, for why it is slow).
 """
 import contextlib
 import statistics

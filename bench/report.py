@@ -12,7 +12,7 @@ class Row:
     floor: float
     higher_is_better: bool
     own_goal: bool = False       # goal and floor chosen by the bench, not given in the brief
-    judge_value: bool = False    # judged on the service figure itself (a count of errors)
+    judge_value: bool = False    # judged on the service figure itself (a count of errors, a time)
     error: str = ""
 
     @property
@@ -49,7 +49,7 @@ def _num(v):
 
 def _bound(row, v):
     sign = ">=" if row.higher_is_better else "<="
-    if row.judge_value:
+    if row.judge_value and row.goal == row.floor == 0:  # a count that must be nil
         sign = "="
     return f"{sign} {v:g}{'*' if row.own_goal else ''}"
 

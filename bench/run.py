@@ -22,6 +22,7 @@ import traceback
 from pathlib import Path
 
 import many_depots
+import paper
 import report
 import scenarios
 import server
@@ -37,6 +38,7 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "h": scenarios.scenario_h,
     "w": stock_warnings.scenario_w,
     "x": stock_warnings.scenario_x,
+    "p": paper.scenario_p,
 }
 
 
@@ -68,7 +70,7 @@ def git_head():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="abcdeghwx", help="scenarios to run, e.g. 'ab'")
+    parser.add_argument("--only", default="abcdeghpwx", help="scenarios to run, e.g. 'ab'")
     parser.add_argument("--seed-batches", type=int, default=200,
                         help="1000-item batches of history for c (default 200)")
     parser.add_argument("--seed-time-limit", type=float, default=300,

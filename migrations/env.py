@@ -6,6 +6,11 @@ foreign keys off while a migration runs: batch mode rebuilds a table by copying 
 and dropping the old one, which would cascade or fail with them on. The whole
 upgrade is one transaction that first takes the writers' lock, and it is checked
 with `PRAGMA foreign_key_check` before it commits.
+
+It stands on the floor of models.py, above storage/: a migration is a writer and takes the
+writers' lock as every writer does (storage.db), and operations/upgrades.py runs it. Nothing
+below imports it, and the migrations in versions/ import nothing of the project
+(tests/test_layout.py).
 """
 import logging
 from logging.config import fileConfig

@@ -25,6 +25,7 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from operations import logs, settings, upgrades
+from operations.copies import BackupFailed, copy_sqlite
 from stock import reports
 from storage import cache
 from storage.db import db, sqlite_file
@@ -33,10 +34,6 @@ log = logging.getLogger("warehouse")
 audit = logging.getLogger("warehouse.audit")
 
 PREFIX = "warehouse-"
-
-
-class BackupFailed(Exception):
-    """The backup or restore did not happen, or its copy is not sound; the message says why."""
 
 
 # --- where ------------------------------------------------------------------------------------
@@ -82,34 +79,6 @@ def take_backup(engine, path: str) -> str:
     log.info("backup %s: copied in %.1f s, checked in %.1f s", path, copied - started,
              time.monotonic() - copied)
     return path
-
-
-def copy_sqlite(engine, target: str) -> None:
-    """A consistent copy of the engine's SQLite file, taken while others read and write.
-
-    One step (pages=-1): the copy reads one snapshot under a read lock, and writers
-    go on meanwhile in WAL mode. The copy is written beside its target and renamed,
-    so a copy cut short never looks like a backup.
-    """
-    partial = f"{target}.partial"
-    if os.path.exists(partial):
-        os.remove(partial)
-    source = sqlite3.connect(sqlite_file(engine.url), timeout=30)
-    try:
-        copy = sqlite3.connect(partial)
-        try:
-            source.backup(copy, pages=-1)
-            # One file, whole without a -wal beside it.
-            copy.execute("PRAGMA journal_mode=DELETE")
-        finally:
-            copy.close()
-    except sqlite3.Error as error:
-        if os.path.exists(partial):
-            os.remove(partial)
-        raise BackupFailed(f"the copy failed: {error}") from error
-    finally:
-        source.close()
-    os.replace(partial, target)
 
 
 def read_only(path: str) -> sqlite3.Connection:

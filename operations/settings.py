@@ -43,6 +43,18 @@ def text(environ, name: str, default: str | None) -> str | None:
     return raw if raw else default
 
 
+def size_mm(environ, name: str, default: str, low: float = 15, high: float = 300) -> tuple[float, float]:
+    """A label size "WIDTHxHEIGHT" in millimetres (decimals allowed, e.g. 101.6x152.4)."""
+    raw = environ.get(name, "").strip() or default
+    try:
+        width, height = (float(part) for part in raw.lower().replace("mm", "").split("x"))
+    except ValueError:
+        raise SettingError(f"{name}={raw!r} is not a size like 62x29 (width x height in mm).") from None
+    if not (low <= width <= high and low <= height <= high):  # also refuses nan
+        raise SettingError(f"{name}={raw!r}: width and height must each be {low:g} to {high:g} mm.")
+    return width, height
+
+
 def app_config(environ=None) -> dict:
     """The settings create_app needs, as Flask config keys."""
     environ = os.environ if environ is None else environ
@@ -60,6 +72,8 @@ def app_config(environ=None) -> dict:
         "BOOTSTRAP_API_KEY": text(environ, "WAREHOUSE_API_KEY", None),
         # Lots whose best-before is at most this many days ahead (or past) are alerts.
         "EXPIRY_DAYS": number(environ, "WAREHOUSE_EXPIRY_DAYS", 30),
+        # The labels of the depot's label printer (PDF pages and ZPL), width x height in mm.
+        "LABEL_SIZE": size_mm(environ, "WAREHOUSE_LABEL_SIZE", "62x29"),
     }
 
 

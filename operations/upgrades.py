@@ -21,6 +21,7 @@ from flask.cli import with_appcontext
 from sqlalchemy import inspect
 
 from operations import logs, settings
+from operations.copies import copy_sqlite
 from storage.db import db, sqlite_file
 
 # Services start in any working directory (systemd, a scheduled task): never a relative path.
@@ -105,10 +106,8 @@ def _copy_before_upgrade(engine, head: str, has_data: bool) -> str | None:
     path = sqlite_file(engine.url)
     if not has_data or path is None:
         return None
-    from operations import backups
-
     target = f"{path}.before-{head}"
-    backups.copy_sqlite(engine, target)
+    copy_sqlite(engine, target)
     return target
 
 

@@ -11,6 +11,7 @@ background/), so a page and an API call can never disagree.
   alerts.py (and the navigation's alert count), picking.py (pick lists), webhooks.py (/admin/webhooks)
   params.py        each page's query parameters, as marshmallow schemas
   chart.py         SVG charts drawn on the server
+  printing.py      labels (PDF, ZPL), delivery notes and count sheets, drawn by printing/
 
 May import: stock/, transfer/, printing/, background/, schemas/, storage/, models, identity;
 never routes/ or operations/.
@@ -23,8 +24,8 @@ bp = Blueprint("pages", __name__, template_folder="templates", static_folder="st
 
 def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
-    from pages import (alerts, common, documents, movements, orders, picking, signin, stock,  # noqa: F401
-                       stocktakings, webhooks)
+    from pages import (alerts, common, documents, movements, orders, picking, printing, signin,  # noqa: F401
+                       stock, stocktakings, webhooks)
 
     signin.configure(app)
     app.register_blueprint(bp)

@@ -78,3 +78,24 @@ def load_args(schema, args) -> dict:
         return schema.load({name: value for name, value in args.items() if value != ""})
     except ValidationError as error:
         raise Invalid("The page's address has invalid parameters.", error.messages) from None
+
+
+# --- printing (pages/printing.py) ------------------------------------------------------------
+
+Sheet = lambda: fields.String(load_default=None, validate=validate.OneOf(["a4"]))  # noqa: E731
+
+
+class LabelQuery(Schema):
+    unit = fields.String(load_default=None, validate=validate.Length(max=200))
+    lot = fields.String(load_default="", validate=validate.Length(max=200))
+    date_exp = fields.Date(load_default=None)
+    copies = fields.Integer(load_default=1, validate=validate.Range(min=1, max=500))
+    sheet = Sheet()
+
+
+class DocumentLabelsQuery(Schema):
+    sheet = Sheet()
+
+
+label_query = LabelQuery()
+document_labels_query = DocumentLabelsQuery()

@@ -48,8 +48,8 @@ def product_out(product) -> dict:
     """A product as returned (operations 1 and 2): ProductSchema's dump, written out by hand.
 
     Scanners read products all day and the office lists thousands at once; the
-    schema's per-field machinery cost more than the query (see README,
-    Performance). tests/test_products.py holds it equal to product_schema.dump.
+    schema's per-field machinery cost more than the query (see docs/performance.md,
+    row d). tests/test_products.py holds it equal to product_schema.dump.
     """
     return {
         "product_code": product["product_code"], "name": product["name"], "active": product["active"],

@@ -4,7 +4,7 @@ Every /v1 request proves its key, and scanners ask for one product after another
 all day. Read from SQLite, those two lookups cost about thirty releases of the GIL
 a request (the sqlite3 module releases it around each step and each column), and
 under waitress's threads each release hands the GIL to another thread: the
-product GET ran at a third of a bare Flask route (README, Performance).
+product GET ran at a third of a bare Flask route (docs/performance.md, row a).
 
 A change mark says when to forget: 8 bytes in a file beside the SQLite database
 (`warehouse.db-changes`), opened by every process that opens the database

@@ -1,15 +1,14 @@
 """/alerts, the navigation's alert count and the pick list in a real browser, at 1280 px and on a 390 px phone.
 
-The browser, the demo depot and the tab that may reach only the service come from
-tests/test_pages_browser.py.
+The browser comes from tests/conftest.py; the demo depot and the tab that may reach only the
+service from tests/test_pages_browser.py.
 """
 import re
 
 import pytest
 from playwright.sync_api import expect
 
-from test_pages_browser import (browser, demo_depot, demo_sqlite_depot, keep_screenshot, page,  # noqa: F401  (fixtures)
-                                sign_in)
+from test_pages_browser import demo_depot, demo_sqlite_depot, keep_screenshot, page, sign_in  # noqa: F401
 
 pytestmark = pytest.mark.live
 

@@ -1,8 +1,8 @@
 """The office pages in a real browser: Debian's chromium driven by Playwright, against the live service.
 
-The depot is the demo's (operations/demo.py), served by waitress in a subprocess
+The browser is conftest's `browser`. The depot is the demo's (operations/demo.py), served by waitress in a subprocess
 (tests/server.py). Every request the page makes must go to that server: the
-pages work offline. WAREHOUSE_SCREENSHOTS=docs keeps the screenshots for the README.
+pages work offline. WAREHOUSE_SCREENSHOTS=docs keeps the screenshots the README shows.
 """
 import csv
 import os
@@ -12,7 +12,7 @@ import sqlite3
 from contextlib import closing
 
 import pytest
-from playwright.sync_api import expect, sync_playwright
+from playwright.sync_api import expect
 from sqlalchemy.engine import make_url
 
 from app import create_app
@@ -20,20 +20,7 @@ from conftest import close_app
 from stock import api_keys
 from storage.db import sqlite_file
 
-CHROMIUM = "/usr/bin/chromium"
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--no-first-run", "--disable-sync"]
 TIMEOUT_MS = 15_000
-
-
-@pytest.fixture(scope="session")
-def browser():
-    if not os.path.exists(CHROMIUM):
-        pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package", pytrace=False)
-    with sync_playwright() as playwright:
-        browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
-        yield browser
-        browser.close()
 
 
 def make_demo(app) -> str:

@@ -1,16 +1,26 @@
-"""README.md: its shell examples run as written, in order, on a fresh database.
+"""README.md and docs/: their shell examples run as written, and their links lead somewhere.
 
-Every ```sh block is run, in order, in one bash (so the keys and variables a
-block makes reach the next) from the repository's directory, against a live
-server on this test's database. The only thing a reader fills in, the admin key
-and the address in the `K=` line, is filled in here. Each `curl` must be
-followed by a `# -> STATUS` line, and answers exactly that.
+Every ```sh block of the README and then of docs/api.md (the walkthrough in curl) is run,
+in that order, in one bash (so the keys and variables a block makes reach the next) from
+the repository's directory, against a live server on this test's database. The only thing
+a reader fills in, the admin key and the address in the `K=` line, is filled in here. Each
+`curl` must be followed by a `# -> STATUS` line, and answers exactly that. No other page
+holds a ```sh block: what is written to be run, runs here.
+
+Every relative link of README.md and docs/*.md (images too) must name a file that exists,
+and an `#anchor` a heading of that page, as GitHub makes them; a docs page no link of the
+README leads to is an error too. Nothing is skipped: a link that cannot be checked fails.
 """
+import glob
 import os
 import re
 import subprocess
 
+import pytest
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+# The pages whose ```sh blocks run, in the order they run.
+WALKTHROUGH = ("README.md", "docs/api.md")
 SH_BLOCK = re.compile(r"^```sh\n(.*?)^```", re.MULTILINE | re.DOTALL)
 PROMISE = re.compile(r"^# -> (\d{3})\b", re.MULTILINE)
 KEY_LINE = re.compile(r"^K=.*$", re.MULTILINE)
@@ -26,9 +36,18 @@ curl() {
 """
 
 
+def read(page: str) -> str:
+    with open(os.path.join(REPO, page), encoding="utf-8") as file:
+        return file.read()
+
+
 def readme_blocks() -> list[str]:
-    with open(os.path.join(REPO, "README.md"), encoding="utf-8") as file:
-        return SH_BLOCK.findall(file.read())
+    return [block for page in WALKTHROUGH for block in SH_BLOCK.findall(read(page))]
+
+
+def pages() -> list[str]:
+    return ["README.md"] + sorted(os.path.relpath(path, REPO)
+                                  for path in glob.glob(os.path.join(REPO, "docs", "*.md")))
 
 
 def curl_calls(block: str) -> int:
@@ -41,6 +60,12 @@ def test_every_curl_in_the_readme_promises_a_status():
     for block in blocks:
         assert curl_calls(block) == len(PROMISE.findall(block)), block
     assert sum(len(KEY_LINE.findall(block)) for block in blocks) == 1
+
+
+def test_only_the_walkthrough_pages_hold_blocks_that_run():
+    assert all(SH_BLOCK.findall(read(page)) for page in WALKTHROUGH)
+    assert {page: len(SH_BLOCK.findall(read(page))) for page in pages()
+            if page not in WALKTHROUGH and SH_BLOCK.search(read(page))} == {}
 
 
 def test_the_readme_walkthrough_runs_in_order_on_a_fresh_database(live_server, tmp_path):
@@ -60,3 +85,92 @@ def test_the_readme_walkthrough_runs_in_order_on_a_fresh_database(live_server, t
     assert "OK: every balance equals" in done.stdout
     # The stock the text promises: 228 after the count, 480 once PO-1002 has arrived.
     assert '"amount":228' in done.stdout and '"amount":480' in done.stdout
+
+
+# --- links ------------------------------------------------------------------------------------
+
+FENCE = re.compile(r"^(```|~~~)")
+INLINE_CODE = re.compile(r"`[^`\n]*`")
+LINK = re.compile(r"!?\[[^\]]*\]\(([^()\s]*)(?:\s+\"[^\"]*\")?\)")
+REFERENCE_LINK = re.compile(r"\]\[[^\]]*\]|^\s*\[[^\]]+\]:\s", re.MULTILINE)
+HEADING = re.compile(r"^(#{1,6})\s+(.*?)\s*#*\s*$")
+
+
+def prose(text: str) -> list[str]:
+    """The page's lines outside fenced code blocks, with inline code taken out."""
+    lines, fenced = [], False
+    for line in text.split("\n"):
+        if FENCE.match(line):
+            fenced = not fenced
+        elif not fenced:
+            lines.append(line)
+    return lines
+
+
+def anchors(page: str) -> set[str]:
+    """The anchors of a page's headings, as GitHub makes them (a repeated one gets -1, -2...)."""
+    found, seen = set(), {}
+    for line in prose(read(page)):
+        heading = HEADING.match(line)
+        if heading:
+            slug = re.sub(r"[^\w\- ]", "", heading.group(2).replace("`", "").lower()).replace(" ", "-")
+            found.add(slug if slug not in seen else f"{slug}-{seen[slug]}")
+            seen[slug] = seen.get(slug, 0) + 1
+    return found
+
+
+def links(page: str) -> list[str]:
+    return [target for line in prose(read(page)) for target in LINK.findall(INLINE_CODE.sub("", line))]
+
+
+def broken(page: str, target: str) -> str | None:
+    """Why a link of `page` leads nowhere, or None."""
+    if re.match(r"[a-z][a-z0-9+.-]*:", target):
+        return None if target.startswith(("https://", "http://localhost", "http://127.0.0.1")) \
+            else "an address that is neither https nor this machine"
+    path, _, anchor = target.partition("#")
+    if not path and not anchor:
+        return "an empty link"
+    named = os.path.normpath(os.path.join(os.path.dirname(page), path)) if path else page
+    if os.path.isabs(path) or named.startswith(".."):
+        return "outside the repository"
+    if not os.path.isfile(os.path.join(REPO, named)):
+        return f"no file {named}"
+    if anchor and not named.endswith(".md"):
+        return f"an anchor into {named}, which has no headings"
+    if anchor and anchor not in anchors(named):
+        return f"no heading #{anchor} in {named}"
+    return None
+
+
+def test_the_pages_link_both_ways():
+    assert "docs/api.md" in pages() and len(pages()) >= 5
+    targets = {os.path.normpath(target.partition("#")[0]) for target in links("README.md")}
+    assert [page for page in pages()[1:] if page not in targets] == [], "docs pages the README does not link"
+
+
+@pytest.mark.parametrize("page", pages())
+def test_every_link_leads_somewhere(page):
+    found = links(page)
+    assert found, f"{page} links nowhere"
+    assert {target: broken(page, target) for target in found if broken(page, target)} == {}
+    assert REFERENCE_LINK.findall("\n".join(INLINE_CODE.sub("", line) for line in prose(read(page)))) == [], \
+        "reference-style links are not checked: write them inline"
+
+
+def test_the_link_check_finds_a_broken_link_and_anchor():
+    assert broken("README.md", "docs/api.md#errors") is None
+    assert broken("docs/api.md", "../README.md#settings") is None
+    assert broken("docs/api.md", "#query-parameters") is None
+    assert broken("README.md", "docs/nowhere.md") == "no file docs/nowhere.md"
+    assert broken("README.md", "docs/api.md#nowhere") == "no heading #nowhere in docs/api.md"
+    assert broken("README.md", "docs/stock.png#x") == "an anchor into docs/stock.png, which has no headings"
+    assert broken("README.md", "../outside.md") == "outside the repository"
+    assert "a-scanners-day-in-curl" in anchors("docs/api.md")
+
+
+def test_the_readme_lists_every_setting_the_service_reads():
+    names = set(re.findall(r'environ, "([A-Z_]+)"', read("operations/settings.py")))
+    assert len(names) >= 15
+    table = "\n".join(line for line in read("README.md").split("\n") if line.startswith("|"))
+    assert sorted(name for name in names if f"`{name}`" not in table) == []

@@ -1,6 +1,6 @@
 """routes/operation.py and routes/parsing.py: what every /v1 operation shares, its query parameters above all.
 
-One rule for all 20 operations (README, "Query parameters"): a parameter the
+One rule for all 20 operations (docs/api.md, "Query parameters"): a parameter the
 operation does not name, or a value it does not take, is 422 naming it.
 """
 import os

@@ -1,0 +1,77 @@
+"""Labels as ZPL II, the language of Zebra label printers, for 203 dpi (8 dots a millimetre).
+
+One format per label (^XA ... ^XZ), printed `copies` times by the printer itself (^PQ), laid
+out as the PDF is (layout.py). Text is sent as UTF-8 (^CI28) with ^FH, so that a ^ or ~ in a
+name or a Code 128 barcode is data, never a command.
+"""
+from printing.barcodes import EAN13, symbology
+from printing.layout import Layout, foot_text, layout
+
+DOTS_PER_MM = 8  # "203 dpi" is 8 dots a millimetre exactly: Zebra's own tables count so
+# The average width of a character of the printer's font 0 (a condensed face), as a share of its
+# height: an estimate (the printer cannot be asked), by which a long line is cut before the edge.
+FONT0_WIDTH = 0.5
+
+
+def dots(millimetres: float) -> int:
+    return round(millimetres * DOTS_PER_MM)
+
+
+def field_data(text: str) -> str:
+    """Text as ^FH field data: the escape character, ^ and ~ as hexadecimal; control characters dropped."""
+    text = "".join(ch for ch in text if ch.isprintable())
+    return text.replace("\\", "\\5C").replace("^", "\\5E").replace("~", "\\7E")
+
+
+def label_zpl(label: dict, size: tuple[float, float], copies: int = 1) -> str:
+    """One label format, printed `copies` times."""
+    box = layout(size)
+    left = dots(box.margin)
+    lines = ["^XA", "^CI28", f"^PW{dots(box.width)}", f"^LL{dots(box.height)}", "^LH0,0"]
+    lines.append(_text(label["product_code"], left, box.code_top, box.code_height, box))
+    lines.append(_text(label["name"], left, box.name_top, box.name_height, box))
+    barcode = _barcode(label["barcode"], left, box)
+    if barcode:
+        lines.append(barcode)
+    foot = foot_text(label)
+    if foot:
+        lines.append(_text(foot, left, box.foot_top, box.foot_height, box))
+    lines += [f"^PQ{copies}", "^XZ"]
+    return "\n".join(lines) + "\n"
+
+
+def labels_zpl(labels: list[dict], size: tuple[float, float]) -> str:
+    """Several labels, one format each, to send in one go."""
+    return "".join(label_zpl(label, size) for label in labels)
+
+
+def _text(text: str, left: int, top_mm: float, height_mm: float, box: Layout) -> str:
+    height = dots(height_mm)
+    # The printer does not shorten a line that is too long: cut it here, as the PDF does.
+    room = int(dots(box.inner_width) / (height * FONT0_WIDTH))
+    if len(text) > room:
+        text = text[:max(room - 1, 0)] + "…"
+    return f"^FO{left},{dots(top_mm)}^A0N,{height},{height}^FH\\^FD{field_data(text)}^FS"
+
+
+def _barcode(barcode: str, left: int, box: Layout) -> str | None:
+    kind = symbology(barcode)
+    if kind is None:
+        return None
+    room = dots(box.inner_width)
+    # The digits printed under the bars take about 2.5 mm of the barcode's height.
+    bar_height = max(dots(box.barcode_height - 2.5), 8)
+    top = dots(box.barcode_top)
+    if kind == EAN13:
+        module = _module_width(95 + 18, room)
+        # ^BE takes the 12 digits and prints the check digit it computes itself, the same one.
+        return f"^FO{left},{top}^BY{module}^BEN,{bar_height},Y,N^FD{barcode[:12]}^FS"
+    # Start, check and stop symbols, and 11 modules for each character at most; 20 for quiet zones.
+    module = _module_width(11 * len(barcode) + 35 + 20, room)
+    return f"^FO{left},{top}^BY{module}^BCN,{bar_height},Y,N,N,A^FH\\^FD{field_data(barcode)}^FS"
+
+
+def _module_width(modules: int, room: int) -> int:
+    """The widest narrow bar, in dots, with which the symbol fits (1 at the least: a long code
+    on a small label is printed too wide rather than not at all)."""
+    return next((width for width in (3, 2) if modules * width <= room), 1)
