@@ -131,3 +131,10 @@ def note_alerts(session, today: date, days: int) -> int:
         if events:
             outbox.emit_many(session, events)
     return len(events)
+
+
+def best_before_dates(session, product_code: str) -> dict[str, str]:
+    """{lot: best-before} of one product's lots that have one (the product page shows them)."""
+    rows = session.execute(select(BestBefore.lot, BestBefore.date_exp)
+                           .where(BestBefore.product_code == product_code).order_by(BestBefore.lot)).all()
+    return dict(rows)

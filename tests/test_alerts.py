@@ -38,6 +38,7 @@ def test_best_before_is_the_earliest_date_booked_on_a_goods_in(session, catalog_
                             item("LOT", 5, lot="A", date_exp="2030-04-01")], warehouse=2)
     scanner.book("R", "I", [item("LOT", 5, lot="A", date_exp="2030-06-01"), item("P1", 2, date_exp="2031-01-01")])
     assert best_before(session) == {("LOT", "A"): "2030-03-01", ("P1", ""): "2031-01-01"}
+    assert alerts.best_before_dates(session, "LOT") == {"A": "2030-03-01"}
 
 
 def test_a_goods_out_and_a_refused_booking_leave_it_alone(session, catalog_products, scanner):
