@@ -69,11 +69,16 @@ def test_a_failed_delivery_is_retried_and_the_order_kept(working, receiver):
     scanner.book("R", "I", [item("P1", 2)])
     wait_for(lambda: len(receiver.received) >= 3)
     assert [e["data"]["batch_number"] for e in receiver.events()] == [1, 1, 2]
-    with app.app_context():
-        rows = db.session.execute(select(WebhookDelivery.state, WebhookDelivery.attempts, WebhookDelivery.last_status)
-                                  .order_by(WebhookDelivery.event_id)).all()
-        db.session.remove()
-    assert [tuple(row) for row in rows] == [("delivered", 2, 200), ("delivered", 1, 200)]
+
+    def deliveries():
+        with app.app_context():
+            rows = db.session.execute(select(WebhookDelivery.state, WebhookDelivery.attempts,
+                                             WebhookDelivery.last_status).order_by(WebhookDelivery.event_id)).all()
+            db.session.remove()
+        return [tuple(row) for row in rows]
+
+    # The sender records an answer just after the receiver gave it.
+    wait_for(lambda: deliveries() == [("delivered", 2, 200), ("delivered", 1, 200)])
     assert api.get("/v1/webhooks/").json["list"][0]["last_status"] == 200
 
 
