@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 import pages
 import routes
+from background.worker import BackgroundWork
 from operations import backups, cli, depot, logs, presence, serving, settings, upgrades
 from stock import api_keys, people
 from stock.audit import cli_actor
@@ -206,12 +207,14 @@ def _serve(argv) -> None:
              make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string(), backups.backup_dir(app),
              depot.describe(made), f"; {presence.describe(running)}" if running else "")
 
+    work = BackgroundWork(app).start()
     with app.app_context():
         here = presence.Presence(db.engine, address).start()
-        automatic = backups.Automatic(app, db.engine).start()
+        automatic = backups.Automatic(app, db.engine, turn=work.held).start()
 
     def on_stop():
         automatic.stop()
+        work.stop()
         here.stop()
         close_storage(app)
 

@@ -7,7 +7,7 @@ a booking must never drift. stock/quantities.py converts at the edges.
 import datetime as dt
 from typing import Optional
 
-from sqlalchemy import BigInteger, ForeignKey, Index, String, Text, UniqueConstraint
+from sqlalchemy import BigInteger, ForeignKey, Index, String, Text, UniqueConstraint, text
 from sqlalchemy.orm import Mapped, mapped_column, relationship
 
 from storage.db import UtcDateTime, db
@@ -265,6 +265,10 @@ class Balance(db.Model):
     """Book stock of one (warehouse, product, lot), kept in step with every posting."""
 
     __tablename__ = "balances"
+    # What is in stock (or below zero), without the rows of every lot ever held that went to
+    # zero: the alerts (stock/alerts.py) read these few, however long the depot's history.
+    __table_args__ = (Index("ix_balances_held", "id_warehouse", "product_code", "lot",
+                            sqlite_where=text("amount_milli != 0"), postgresql_where=text("amount_milli != 0")),)
     id_warehouse: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     product_code: Mapped[str] = mapped_column(ForeignKey("products.product_code"), primary_key=True)
     lot: Mapped[str] = mapped_column(Code, primary_key=True)
@@ -333,3 +337,74 @@ class AuditEntry(db.Model):
     record: Mapped[str] = mapped_column(Text, default="")
     # JSON: {field: [before, after]}
     changes: Mapped[str] = mapped_column(Text, default="{}")
+
+
+class ReorderLevel(db.Model):
+    """When to reorder a product in a warehouse: below `min`, up to `target` (DESIGN section 20)."""
+
+    __tablename__ = "reorder_levels"
+    id_warehouse: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    product_code: Mapped[str] = mapped_column(ForeignKey("products.product_code"), primary_key=True)
+    min_amount_milli: Mapped[int] = mapped_column(BigInteger)
+    target_amount_milli: Mapped[int] = mapped_column(BigInteger)
+    # 1 while the stock is below min and its stock.low event was written: one event per fall.
+    low_notified: Mapped[int] = mapped_column(default=0)
+
+
+class BestBefore(db.Model):
+    """The earliest non-empty date_exp booked for a (product, lot) on a goods-in, kept by every booking."""
+
+    __tablename__ = "best_before"
+    product_code: Mapped[str] = mapped_column(ForeignKey("products.product_code"), primary_key=True)
+    lot: Mapped[str] = mapped_column(Code, primary_key=True)
+    date_exp: Mapped[str] = mapped_column(String(10), index=True)
+    # The date_exp whose lot.expiring event was written ("" none yet): one event per entry to the window.
+    expiring_notified: Mapped[str] = mapped_column(String(10), default="")
+
+
+class Webhook(db.Model):
+    """A receiver of events: its address, the events it wants, and the secret that signs them."""
+
+    __tablename__ = "webhooks"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    url: Mapped[str] = mapped_column(Text)
+    events: Mapped[str] = mapped_column(Text)  # comma-separated event names
+    secret: Mapped[str] = mapped_column(String(100))
+    created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+
+
+class OutboxEvent(db.Model):
+    """An event written in the transaction of what caused it; the sender fans it out after the commit."""
+
+    __tablename__ = "outbox_events"
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(db.Integer, "sqlite"), primary_key=True)
+    event: Mapped[str] = mapped_column(String(50))
+    created: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    data: Mapped[str] = mapped_column(Text)  # JSON
+    # 0 until the sender has made a delivery of it for every webhook that wants it.
+    fanned_out: Mapped[int] = mapped_column(default=0, index=True)
+
+
+class WebhookDelivery(db.Model):
+    """One event to one webhook: pending until answered 2xx (delivered) or given up (failed)."""
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (Index("ix_webhook_deliveries_queue", "webhook_id", "state", "event_id"),)
+    id: Mapped[int] = mapped_column(BigInteger().with_variant(db.Integer, "sqlite"), primary_key=True)
+    webhook_id: Mapped[int] = mapped_column(ForeignKey("webhooks.id"))
+    event_id: Mapped[int] = mapped_column(ForeignKey("outbox_events.id"), index=True)
+    state: Mapped[str] = mapped_column(String(10), default="pending")
+    attempts: Mapped[int] = mapped_column(default=0)
+    next_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    last_at: Mapped[Optional[dt.datetime]] = mapped_column(UtcDateTime)
+    last_status: Mapped[int] = mapped_column(default=0)  # HTTP status; 0 none yet or no answer
+    last_answer: Mapped[str] = mapped_column(Text, default="")
+
+
+class Lease(db.Model):
+    """Who runs the background work: one process at a time, until `expires` unless renewed."""
+
+    __tablename__ = "leases"
+    name: Mapped[str] = mapped_column(String(50), primary_key=True)
+    holder: Mapped[str] = mapped_column(String(200))
+    expires: Mapped[dt.datetime] = mapped_column(UtcDateTime)

@@ -190,8 +190,11 @@ class Automatic:
     A failed backup is logged and the service goes on.
     """
 
-    def __init__(self, app, engine):
+    def __init__(self, app, engine, turn: threading.Event | None = None):
         self.app, self.engine = app, engine
+        # Set while this process holds the background lease (background/worker.py): of several
+        # processes on one database, only that one backs up.
+        self.turn = turn
         self.hours = app.config["BACKUP_HOURS"]
         self.stopping = threading.Event()
         self.thread = threading.Thread(target=self._run, name="backups", daemon=True)
@@ -214,6 +217,9 @@ class Automatic:
             if self.stopping.wait(self.hours * 3600 - since):
                 return
         while not self.stopping.is_set():
+            if self.turn is not None and not self.turn.is_set():
+                self.stopping.wait(1.0)
+                continue
             try:
                 log.info("backup written to %s", backup_and_rotate(self.app, self.engine))
             except Exception:

@@ -85,6 +85,8 @@ def app_config(environ=None) -> dict:
         "TRUSTED_PROXY": text(environ, "WAREHOUSE_TRUSTED_PROXY", None),
         # The name a new database's depot identity gets (operations/depot.py).
         "DEPOT_NAME": text(environ, "WAREHOUSE_DEPOT_NAME", None),
+        # Lots whose best-before is at most this many days ahead (or past) are alerts.
+        "EXPIRY_DAYS": number(environ, "WAREHOUSE_EXPIRY_DAYS", 30),
         # The labels of the depot's label printer (PDF pages and ZPL), width x height in mm.
         "LABEL_SIZE": size_mm(environ, "WAREHOUSE_LABEL_SIZE", "62x29"),
     }
@@ -127,6 +129,7 @@ SETTINGS = [
     ("WAREHOUSE_BACKUP_DIR", "", "backups", "backup folder (beside the database when relative)"),
     ("WAREHOUSE_DEPOT_NAME", "", "Depot on <machine name>", "the name a new database's depot gets"),
     ("WAREHOUSE_LABEL_SIZE", "", "62x29", "label size, width x height in mm"),
+    ("WAREHOUSE_EXPIRY_DAYS", "", "30", "lots shown as expiring (days ahead; past ones too)"),
     ("WAREHOUSE_LOG_FILE", "", "none", "log file (rotated)"),
     ("WAREHOUSE_LOG_MAX_MB", "", "10", "log file size before it rotates (MB)"),
     ("WAREHOUSE_LOG_KEEP", "", "5", "rotated log files kept"),

@@ -9,6 +9,7 @@ background/), so a page and an API call can never disagree.
   signin.py        signing in, the session, the form token
   stock.py, documents.py, orders.py, stocktakings.py, movements.py, products.py, customers.py
                    the pages of each concern
+  alerts.py (and the navigation's alert count), picking.py (pick lists), webhooks.py (/admin/webhooks)
   admin.py         the pages under /admin/ (role admin): people, keys and pairing, the audit trail
   params.py        each page's query parameters and forms, as marshmallow schemas
   chart.py         SVG charts drawn on the server
@@ -25,8 +26,8 @@ bp = Blueprint("pages", __name__, template_folder="templates", static_folder="st
 
 def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
-    from pages import (admin, common, customers, documents, movements, orders, printing, products,  # noqa: F401
-                       signin, stock, stocktakings)
+    from pages import (admin, alerts, common, customers, documents, movements, orders, picking,  # noqa: F401
+                       printing, products, signin, stock, stocktakings, webhooks)
 
     signin.configure(app)
     app.register_blueprint(bp)

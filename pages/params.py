@@ -155,6 +155,18 @@ class PairingForm(Schema):
     expires_in_days = fields.Integer(load_default=None, validate=validate.Range(min=1, max=36500))
 
 
+class AlertsQuery(Schema):
+    format = Format()
+
+
+class PickListQuery(Schema):
+    pass
+
+
+class WebhooksQuery(Schema):
+    webhook = fields.Integer(load_default=None, validate=validate.Range(min=1, max=2**63 - 1))
+
+
 stock_query = StockQuery()
 documents_query = DocumentsQuery()
 orders_query = OrdersQuery()
@@ -162,6 +174,9 @@ products_query = ProductsQuery()
 customers_query = CustomersQuery()
 stocktakings_query = StocktakingsQuery()
 movements_query = MovementsQuery()
+alerts_query = AlertsQuery()
+pick_list_query = PickListQuery()
+webhooks_query = WebhooksQuery()
 
 
 def load_args(schema, args) -> dict:

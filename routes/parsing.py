@@ -91,3 +91,19 @@ def load_query(schema) -> dict:
         return schema.load(request.args.to_dict())
     except ValidationError as error:
         raise Invalid("The query has invalid parameters.", error.messages) from None
+
+
+def body_rows() -> list:
+    """The array under "data", for an operation that takes several rows at once (a PUT of pairs)."""
+    raw = request.get_data(cache=True)
+    try:
+        payload = current_app.json.loads(raw) if raw else None
+    except (ValueError, RecursionError):
+        raise BadRequest("The body is not valid JSON.") from None
+    if not isinstance(payload, dict) or set(payload) != {"data"} or not isinstance(payload["data"], list):
+        raise BadRequest("The body must be {\"data\": [...]}: a JSON object whose one key holds an array.")
+    if b"\\u0000" in raw:
+        where = _nul_at(payload["data"], ("data",))
+        if where:
+            raise invalid_field(where, "Text may not contain the NUL character (\\u0000).")
+    return payload["data"]

@@ -6,7 +6,9 @@ documents and their numbering), stocktaking.py (counts and their adjustment
 documents), catalog.py (products, packagings, customers), api_keys.py (keys,
 roles and warehouse limits: the Caller every rule is given), policy.py (the
 depot's settings the rules obey), audit.py (the audit trail: who changed
-what that is not a booking); the read side: records.py (batches and
+what that is not a booking); stock that warns (DESIGN section 20): reorder.py (reorder
+levels), alerts.py (low stock, expiring lots, and their events), picking.py (pick lists),
+outbox.py (events written with their cause), webhooks.py (who is told); the read side: records.py (batches and
 warehouse documents by number and filter), reports.py (inventory, movements,
 stocktakings, overviews, the balance check); and what every layer shares:
 quantities.py (amounts in thousandths) and errors.py (the named errors).

@@ -7,7 +7,7 @@ from datetime import date
 from sqlalchemy import BigInteger, Date, String, bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from models import Balance, BatchItem, Counter, Product, WarehouseDocument, WarehouseDocumentItem
+from models import Balance, BatchItem, BestBefore, Counter, Product, WarehouseDocument, WarehouseDocumentItem
 from stock.errors import InsufficientStock
 from stock.policy import Policy
 from stock.quantities import from_milli
@@ -88,6 +88,8 @@ _NUMBER_DOCUMENT = (update(WarehouseDocument).where(WarehouseDocument.id == bind
 def add_document_items(session, document_id: int, id_warehouse: int, direction: str, day: date,
                        created: date, lines: list[dict]) -> None:
     """Write a document's lines (product_code, name, lot, date_exp, amount_base_milli, ...)."""
+    if direction == "I":
+        keep_best_before(session, lines)
     insert_rows(session, WarehouseDocumentItem.__table__, [{
         "document_id": document_id, "item_number": number, "id_warehouse": id_warehouse,
         "direction": direction, "date": day, "doc_created_date": created,
@@ -166,3 +168,30 @@ def _write_balances(session, id_warehouse: int, amounts: dict[tuple[str, str], i
     upsert_tuples(session, Balance.__table__, ["id_warehouse", "product_code", "lot", "amount_milli"],
                   ["id_warehouse", "product_code", "lot"],
                   [(id_warehouse, code, lot, amount) for (code, lot), amount in amounts.items()])
+
+
+def keep_best_before(session, lines) -> None:
+    """Received lines (product_code, lot, date_exp): each (product, lot) keeps its earliest best-before.
+
+    Kept here, in the booking's transaction, so that the alerts and the pick list read one row per
+    lot instead of the goods-in history. Lines without a date change nothing.
+    """
+    earliest: dict[tuple[str, str], str] = {}
+    for line in lines:
+        day = line.get("date_exp") or ""
+        if day:
+            key = (line["product_code"], line.get("lot", ""))
+            if key not in earliest or day < earliest[key]:
+                earliest[key] = day
+    if not earliest:
+        return
+    connection = session.connection()
+    quote = connection.dialect.identifier_preparer.quote
+    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    table = quote(BestBefore.__tablename__)
+    # CASE rather than MIN()/LEAST(): the one spelling both databases read alike.
+    connection.exec_driver_sql(
+        f"INSERT INTO {table} (product_code, lot, date_exp, expiring_notified) VALUES ({mark}, {mark}, {mark}, '') "
+        f"ON CONFLICT (product_code, lot) DO UPDATE SET date_exp = CASE WHEN excluded.date_exp < {table}.date_exp "
+        f"THEN excluded.date_exp ELSE {table}.date_exp END",
+        [(code, lot, day) for (code, lot), day in sorted(earliest.items())])

@@ -14,16 +14,17 @@ from operator import itemgetter
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from models import Batch, BatchExtra, BatchItem, Packaging, Product
+from models import Batch, BatchExtra, BatchItem, Packaging, Product, Stocktaking, WarehouseDocument
 from stock.api_keys import Caller
-from stock.balances import add_document_lines_of_batch, change_balances, new_document
+from stock import outbox
+from stock.balances import add_document_lines_of_batch, change_balances, keep_best_before, new_document
 from stock.errors import Conflict, item_errors
 from stock.orders import fill_order, order_for_batch
 from stock.policy import Policy, refuse_far_future
 from stock.quantities import LIMIT, SCALE, from_milli, within_places
 from stock.stocktaking import count_stock
 from stock.warehouses import require_warehouse
-from storage.db import insert_tuples, writing
+from storage.db import before_commit, insert_tuples, writing
 
 
 def batch_digest(batch: dict) -> str:
@@ -154,8 +155,31 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
     if is_count:
         _write_batch_items(session, settings["batch_number"], items, on_document=False)
         count_stock(session, settings["id_warehouse"], business_date, items, products, today)
+        stocktaking = session.get(Stocktaking, (settings["id_warehouse"], business_date))
+        document_ids = [d for d in (stocktaking.in_document_id, stocktaking.out_document_id) if d]
     else:
-        _book_movement(session, settings, order, items, policy, business_date, today)
+        document_ids = [_book_movement(session, settings, order, items, policy, business_date, today)]
+    before_commit(session, lambda session: _note_booking(session, settings, business_date, document_ids))
+
+
+def _note_booking(session, settings: dict, day: date, document_ids: list[int]) -> None:
+    """The booking's events, in its own transaction: one statement, however many items it has.
+
+    Run as a last step before the commit, after its documents got their numbers (stock/balances.py
+    number_documents), which the events carry.
+    """
+    numbers = {document_id: number for document_id, number in session.execute(
+        select(WarehouseDocument.id, WarehouseDocument.doc_number).where(WarehouseDocument.id.in_(document_ids)))}
+    doc_numbers = [numbers[document_id] for document_id in document_ids]
+    booked = {"batch_number": settings["batch_number"], "id_warehouse": settings["id_warehouse"],
+              "direction": settings["direction"], "type": settings["type"], "date": day.isoformat(),
+              "document_number": settings.get("document_number", ""), "doc_numbers": doc_numbers}
+    events = [("batch.booked", booked)]
+    if settings["type"] == "V":
+        events.append(("stocktaking.booked", {
+            "id_warehouse": settings["id_warehouse"], "date": day.isoformat(),
+            "batch_number": settings["batch_number"], "doc_numbers": doc_numbers}))
+    outbox.emit_many(session, events)
 
 
 def _check_items(session, items: list[dict], is_count: bool) -> tuple[dict[str, dict], list[dict]]:
@@ -260,17 +284,21 @@ def _write_batch_items(session, batch_number: int, items: list[dict], on_documen
     insert_tuples(session, BatchItem.__table__, BATCH_ITEM_COLUMNS, rows)
 
 
-def _book_movement(session, settings, order, items, policy: Policy, day: date, today: date) -> None:
-    """Change the balances, open the document and write its lines; it is numbered at the commit."""
+def _book_movement(session, settings, order, items, policy: Policy, day: date, today: date) -> int:
+    """Change the balances, open the document and write its lines; it is numbered at the commit.
+    Returns the document's internal id."""
     direction, warehouse = settings["direction"], settings["id_warehouse"]
     sign = 1 if direction == "I" else -1
     deltas: dict[tuple[str, str], int] = defaultdict(int)
     for item in items:
         deltas[(item["product_code"], item.get("lot", ""))] += sign * item["amount_base_milli"]
     change_balances(session, warehouse, deltas, policy, items)
+    if sign > 0:
+        keep_best_before(session, items)
     session.flush()  # the order's changes
     document_id = new_document(session, warehouse, direction, day, today,
                                id_customer=order.id_customer if order else 0,
                                batch_number=settings["batch_number"])
     _write_batch_items(session, settings["batch_number"], items, on_document=True)
     add_document_lines_of_batch(session, document_id, warehouse, direction, day, today, settings["batch_number"])
+    return document_id

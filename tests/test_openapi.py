@@ -48,6 +48,9 @@ def test_every_v1_route_is_in_the_document(app, document):
     for rule in app.url_map.iter_rules():
         if not rule.rule.startswith("/v1/") or rule.rule == "/v1/openapi.json":
             continue
+        # Operations beyond interface.md's 20 that are kept out of it (routes/alerts.py undocumented).
+        if hasattr(app.view_functions[rule.endpoint], "undocumented_operation"):
+            continue
         path = re.sub(r"<(?:[^:<>]+:)?([^<>]+)>", r"{\1}", rule.rule)
         served |= {(path, method) for method in rule.methods - {"HEAD", "OPTIONS"}}
     assert served == documented

@@ -1,0 +1,76 @@
+"""The pick list of an order: for each open goods-out line, the lots to take, first expiring first.
+
+Only lots in stock in the order's warehouse count, and when the order has an expiration_limit,
+only those whose best-before meets its expiration_limit_date (the rule a batch for the order is
+held to, stock/orders.py fill_order): a picker never takes what the booking would refuse.
+A lot taken for one line is not offered again to the next one.
+"""
+from datetime import date
+
+from sqlalchemy import and_, select
+
+from models import Balance, BestBefore, Product
+from stock.api_keys import Caller
+from stock.orders import CLOSED, get_order
+
+NO_DATE = "9999-99-99"  # lots without a best-before go last: they are not known to expire
+
+
+def plan_picks(lines: list[dict], stock: dict[str, list[dict]], limit: date | None) -> list[dict]:
+    """The picks of each line, in the lines' order.
+
+    `lines`: {item_number, product_code, lot, open_milli}; `stock`: per product its lots
+    {lot, date_exp, amount_milli} in the warehouse; `limit`: the day the goods must keep until,
+    or None. Lines naming a lot take from it first (as a booking fills them), then the others.
+    Each line answers {..., picks: [{lot, date_exp, amount_milli}], short_milli}.
+    """
+    left = {(code, lot["lot"]): lot["amount_milli"] for code, lots in stock.items() for lot in lots}
+    planned = {}
+    for line in sorted(lines, key=lambda line: (line["lot"] == "", line["item_number"])):
+        usable = [lot for lot in stock.get(line["product_code"], [])
+                  if (not line["lot"] or lot["lot"] == line["lot"])
+                  and (limit is None or (lot["date_exp"] and lot["date_exp"] >= limit.isoformat()))]
+        usable.sort(key=lambda lot: (lot["date_exp"] or NO_DATE, lot["lot"]))
+        wanted, picks = line["open_milli"], []
+        for lot in usable:
+            key = (line["product_code"], lot["lot"])
+            take = min(wanted, left[key])
+            if take > 0:
+                picks.append({"lot": lot["lot"], "date_exp": lot["date_exp"], "amount_milli": take})
+                left[key] -= take
+                wanted -= take
+            if not wanted:
+                break
+        planned[line["item_number"]] = {**line, "picks": picks, "short_milli": wanted}
+    return [planned[line["item_number"]] for line in lines]
+
+
+def pick_list(session, caller: Caller, document_number: str) -> dict:
+    """The order (NotFound as get_order) and its open goods-out lines with their picks."""
+    order = get_order(session, caller, document_number)
+    limit = order.expiration_limit_date if order.expiration_limit > 0 else None
+    names = {}
+    lines = []
+    for item in order.items if order.state != CLOSED else ():  # a closed order expects nothing more
+        open_milli = item.amount_ordered_milli - item.amount_delivered_milli
+        if item.direction == "O" and open_milli > 0:
+            lines.append({"item_number": item.item_number, "product_code": item.product_code, "lot": item.lot,
+                          "ordered_milli": item.amount_ordered_milli,
+                          "delivered_milli": item.amount_delivered_milli, "open_milli": open_milli})
+    codes = {line["product_code"] for line in lines}
+    stock: dict[str, list[dict]] = {}
+    if codes:
+        rows = session.execute(
+            select(Balance.product_code, Balance.lot, Balance.amount_milli, BestBefore.date_exp)
+            .outerjoin(BestBefore, and_(BestBefore.product_code == Balance.product_code,
+                                        BestBefore.lot == Balance.lot))
+            .where(Balance.id_warehouse == order.id_warehouse, Balance.product_code.in_(codes),
+                   Balance.amount_milli > 0))
+        for code, lot, amount, day in rows:
+            stock.setdefault(code, []).append({"lot": lot, "date_exp": day or "", "amount_milli": amount})
+        names = dict(session.execute(select(Product.product_code, Product.name)
+                                     .where(Product.product_code.in_(codes))).all())
+    planned = plan_picks(lines, stock, limit)
+    for line in planned:
+        line["name"] = names.get(line["product_code"], "")
+    return {"order": order, "limit": limit, "lines": planned}

@@ -1,0 +1,104 @@
+"""Reorder levels: per (warehouse, product), reorder below `min`, order up to `target` (DESIGN section 20).
+
+Rows come in plain, as the API's schema or an import file's reader makes them:
+{id_warehouse, product_code, min_amount_milli, target_amount_milli}. What is wrong with them is
+collected for every row before anything changes, so that an import can name every bad line.
+`min` 0 removes a level. Each change is a row of the audit trail (`reorder.set`, `reorder.remove`).
+"""
+from sqlalchemy import select
+
+from models import Product, ReorderLevel
+from stock.api_keys import Caller
+from stock.audit import Actor, record
+from stock.errors import Invalid
+from stock.quantities import from_milli
+from storage.db import writing
+
+
+def list_reorder_levels(session, warehouses: list[int] | None = None) -> list[dict]:
+    """Every level, by warehouse then product; `warehouses` None means all."""
+    query = (select(ReorderLevel.id_warehouse, ReorderLevel.product_code, ReorderLevel.min_amount_milli,
+                    ReorderLevel.target_amount_milli)
+             .order_by(ReorderLevel.id_warehouse, ReorderLevel.product_code))
+    if warehouses is not None:
+        query = query.where(ReorderLevel.id_warehouse.in_(warehouses))
+    return [dict(row._mapping) for row in session.execute(query)]
+
+
+def reorder_level_problems(session, rows: list[dict]) -> dict[int, dict[str, list[str]]]:
+    """{row index: {field: [message]}} for each row the rules refuse; {} when all may be set."""
+    codes = {row["product_code"] for row in rows}
+    known = set(session.scalars(select(Product.product_code).where(Product.product_code.in_(codes))))
+    problems: dict[int, dict[str, list[str]]] = {}
+    seen: dict[tuple[int, str], int] = {}
+    for index, row in enumerate(rows):
+        pair = (row["id_warehouse"], row["product_code"])
+        if row["product_code"] not in known:
+            problems.setdefault(index, {})["product_code"] = [f"No product {row['product_code']!r}."]
+        if row["min_amount_milli"] < 0:
+            problems.setdefault(index, {})["min_amount"] = ["Must not be negative."]
+        elif row["min_amount_milli"] and row["target_amount_milli"] < row["min_amount_milli"]:
+            problems.setdefault(index, {})["target_amount"] = ["Must be at least min_amount."]
+        if pair in seen:
+            problems.setdefault(index, {})["product_code"] = [
+                f"Warehouse {pair[0]} and product {pair[1]!r} are already set by row {seen[pair]}."]
+        seen.setdefault(pair, index)
+    return problems
+
+
+def apply_reorder_levels(session, actor: Actor, rows: list[dict]) -> dict[str, int]:
+    """Set the levels listed, inside the caller's write transaction; Invalid naming every bad row.
+
+    Answers how many were created, updated, removed and left unchanged (an import reports them).
+    """
+    problems = reorder_level_problems(session, rows)
+    if problems:
+        first = next(iter(next(iter(problems.values())).values()))[0]
+        raise Invalid(f"{len(problems)} reorder level(s) refused, e.g.: {first}", {"data": problems})
+    counts = {"created": 0, "updated": 0, "removed": 0, "unchanged": 0}
+    for row in rows:
+        key = (row["id_warehouse"], row["product_code"])
+        level = session.get(ReorderLevel, key)
+        subject = f"{key[0]}/{key[1]}"
+        before = None if level is None else {"min_amount": from_milli(level.min_amount_milli),
+                                              "target_amount": from_milli(level.target_amount_milli)}
+        if row["min_amount_milli"] == 0:
+            if level is None:
+                counts["unchanged"] += 1
+                continue
+            session.delete(level)
+            record(session, actor, "reorder.remove", subject,
+                   {name: [value, None] for name, value in before.items()})
+            counts["removed"] += 1
+            continue
+        after = {"min_amount": from_milli(row["min_amount_milli"]),
+                 "target_amount": from_milli(row["target_amount_milli"])}
+        if before == after:
+            counts["unchanged"] += 1
+            continue
+        if level is None:
+            session.add(ReorderLevel(id_warehouse=key[0], product_code=key[1],
+                                     min_amount_milli=row["min_amount_milli"],
+                                     target_amount_milli=row["target_amount_milli"], low_notified=0))
+            counts["created"] += 1
+        else:
+            level.min_amount_milli = row["min_amount_milli"]
+            level.target_amount_milli = row["target_amount_milli"]
+            counts["updated"] += 1
+        record(session, actor, "reorder.set", subject,
+               {name: [None if before is None else before[name], value] for name, value in after.items()
+                if before is None or before[name] != value})
+    session.flush()
+    return counts
+
+
+def set_reorder_levels(session, actor: Actor, rows: list[dict], caller: Caller | None = None) -> dict[str, int]:
+    """Set the levels listed in one transaction: all or, on any refusal, none.
+
+    A key limited to warehouses may set only theirs (403), checked before the rows' rules.
+    """
+    if caller is not None:
+        for row in rows:
+            caller.require_warehouse(row["id_warehouse"])
+    with writing(session, sorted({row["id_warehouse"] for row in rows})):
+        return apply_reorder_levels(session, actor, rows)

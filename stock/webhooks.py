@@ -1,0 +1,73 @@
+"""Webhooks: who is told of events, signed with a secret shown once (DESIGN section 20).
+
+Plain functions on a session for the API and the admin pages. The sending itself is
+background/sender.py; here only the receivers and what their deliveries answered.
+"""
+import secrets
+
+from sqlalchemy import delete, func, select
+
+from models import OutboxEvent, Webhook, WebhookDelivery
+from stock.audit import Actor, record
+from stock.errors import Invalid, NotFound
+from stock.outbox import EVENTS
+from storage.db import utc_now, writing
+
+
+def create_webhook(session, actor: Actor, url: str, events: list[str]) -> dict:
+    """Add a receiver; the answer carries its secret, which is never shown again."""
+    unknown = {str(index): [f"Not an event; the events are {', '.join(EVENTS)}."]
+               for index, event in enumerate(events) if event not in EVENTS}
+    if unknown:
+        raise Invalid("Unknown event(s).", {"data": {"events": unknown}})
+    wanted = [event for event in EVENTS if event in set(events)]  # in one order, without repeats
+    secret = "whsec_" + secrets.token_hex(24)
+    with writing(session, []):
+        hook = Webhook(url=url, events=",".join(wanted), secret=secret, created_at=utc_now())
+        session.add(hook)
+        session.flush()
+        record(session, actor, "webhook.create", str(hook.id), {"url": [None, url], "events": [None, wanted]})
+        answer = {"id": hook.id, "url": url, "events": wanted, "secret": secret}
+    return answer
+
+
+def delete_webhook(session, actor: Actor, webhook_id: int) -> None:
+    """Remove a receiver and its deliveries (what was not sent yet is not sent)."""
+    with writing(session, []):
+        hook = session.get(Webhook, webhook_id)
+        if hook is None:
+            raise NotFound(f"No webhook {webhook_id}.")
+        session.execute(delete(WebhookDelivery).where(WebhookDelivery.webhook_id == webhook_id))
+        record(session, actor, "webhook.delete", str(webhook_id), {"url": [hook.url, None]})
+        session.delete(hook)
+
+
+def list_webhooks(session) -> list[dict]:
+    """Every receiver with its last delivery's time and answer status (never its secret)."""
+    last = (select(WebhookDelivery.webhook_id, func.max(WebhookDelivery.last_at).label("last_at"))
+            .where(WebhookDelivery.last_at.is_not(None)).group_by(WebhookDelivery.webhook_id).subquery())
+    waiting = dict(session.execute(select(WebhookDelivery.webhook_id, func.count())
+                                   .where(WebhookDelivery.state == "pending")
+                                   .group_by(WebhookDelivery.webhook_id)).all())
+    answers = {}
+    for hook_id, at, status in session.execute(
+            select(WebhookDelivery.webhook_id, WebhookDelivery.last_at, WebhookDelivery.last_status)
+            .join(last, (last.c.webhook_id == WebhookDelivery.webhook_id) & (last.c.last_at == WebhookDelivery.last_at))):
+        answers[hook_id] = (at, status)
+    return [{"id": hook.id, "url": hook.url, "events": hook.events.split(","), "created": hook.created_at,
+             "last_delivery": answers.get(hook.id, (None, 0))[0], "last_status": answers.get(hook.id, (None, 0))[1],
+             "pending": waiting.get(hook.id, 0)}
+            for hook in session.scalars(select(Webhook).order_by(Webhook.id))]
+
+
+def list_deliveries(session, webhook_id: int | None = None, limit: int = 100) -> list[dict]:
+    """The newest deliveries (of one receiver, or all), with their event and last answer."""
+    query = (select(WebhookDelivery, OutboxEvent.event, OutboxEvent.created)
+             .join(OutboxEvent, OutboxEvent.id == WebhookDelivery.event_id)
+             .order_by(WebhookDelivery.id.desc()).limit(limit))
+    if webhook_id is not None:
+        query = query.where(WebhookDelivery.webhook_id == webhook_id)
+    return [{"id": d.id, "webhook_id": d.webhook_id, "event_id": d.event_id, "event": event, "created": created,
+             "state": d.state, "attempts": d.attempts, "next_at": d.next_at, "last_at": d.last_at,
+             "last_status": d.last_status, "last_answer": d.last_answer}
+            for d, event, created in session.execute(query)]

@@ -1,0 +1,123 @@
+"""stock/alerts.py and GET /v1/alerts/: what is low, what expires, and the best-before they read."""
+from datetime import date, timedelta
+
+import pytest
+from sqlalchemy import select
+
+from helpers import item
+from models import BestBefore
+from schemas.alerts import reorder_levels_schema
+from stock import alerts, reorder
+from stock.audit import Actor
+from storage.db import db
+
+ADMIN = Actor("tester", "127.0.0.1")
+TODAY = date.today()
+
+
+def day(days: int) -> str:
+    return (TODAY + timedelta(days=days)).isoformat()
+
+
+def set_levels(session, *rows):
+    reorder.set_reorder_levels(session, ADMIN, reorder_levels_schema.load([
+        {"id_warehouse": w, "product_code": code, "min_amount": low, "target_amount": target}
+        for w, code, low, target in rows]))
+
+
+def best_before(session):
+    session.rollback()
+    return {(b.product_code, b.lot): b.date_exp for b in session.scalars(select(BestBefore))}
+
+
+# --- best-before -------------------------------------------------------------------------------
+
+def test_best_before_is_the_earliest_date_booked_on_a_goods_in(session, catalog_products, scanner):
+    scanner.book("R", "I", [item("LOT", 5, lot="A", date_exp="2030-05-01"), item("LOT", 1, lot="B")])
+    scanner.book("R", "I", [item("LOT", 5, lot="A", date_exp="2030-03-01"),
+                            item("LOT", 5, lot="A", date_exp="2030-04-01")], warehouse=2)
+    scanner.book("R", "I", [item("LOT", 5, lot="A", date_exp="2030-06-01"), item("P1", 2, date_exp="2031-01-01")])
+    assert best_before(session) == {("LOT", "A"): "2030-03-01", ("P1", ""): "2031-01-01"}
+    assert alerts.best_before_dates(session, "LOT") == {"A": "2030-03-01"}
+
+
+def test_a_goods_out_and_a_refused_booking_leave_it_alone(session, catalog_products, scanner):
+    scanner.book("R", "I", [item("LOT", 5, lot="A", date_exp="2030-05-01")])
+    scanner.book("R", "O", [item("LOT", 1, lot="A", date_exp="2020-01-01")])
+    with pytest.raises(Exception):
+        scanner.book("R", "I", [item("LOT", 1, lot="A", date_exp="2020-01-01"), item("NOPE", 1)])
+    assert best_before(session) == {("LOT", "A"): "2030-05-01"}
+
+
+def test_a_count_that_finds_more_brings_its_date(session, catalog_products, scanner):
+    scanner.book("V", "I", [item("LOT", 3, lot="C", date_exp="2029-01-01")])
+    assert best_before(session) == {("LOT", "C"): "2029-01-01"}
+
+
+# --- low stock ----------------------------------------------------------------------------------
+
+def test_low_stock_is_stock_below_min_summed_over_lots(session, catalog_products, scanner):
+    set_levels(session, (1, "LOT", 10, 30), (1, "P1", 5, 20), (2, "P1", 1, 4), (1, "P2", 2, 2))
+    scanner.book("R", "I", [item("LOT", 4, lot="A"), item("LOT", "5.5", lot="B"), item("P1", 5)])
+    low = alerts.low_stock(session)
+    assert [(r["id_warehouse"], r["product_code"], r["amount_milli"], r["suggested_order_milli"]) for r in low] == [
+        (1, "LOT", 9500, 20500),  # 9.5 < 10
+        (1, "P2", 0, 2000),  # no stock at all
+        (2, "P1", 0, 4000),
+    ]  # P1 in warehouse 1 holds exactly its min: not low
+    assert [r["product_code"] for r in alerts.low_stock(session, [2])] == ["P1"]
+    assert alerts.low_stock_out(low[0]) == {"id_warehouse": 1, "product_code": "LOT", "name": "Product LOT",
+                                            "amount": 9.5, "min_amount": 10, "target_amount": 30,
+                                            "suggested_order": 20.5}
+
+
+# --- expiring -----------------------------------------------------------------------------------
+
+def test_expiring_lots_are_those_in_stock_within_the_window_or_past(session, catalog_products, scanner):
+    scanner.book("R", "I", [item("LOT", 5, lot="PAST", date_exp=day(-3)), item("LOT", 5, lot="SOON", date_exp=day(10)),
+                            item("LOT", 5, lot="EDGE", date_exp=day(30)), item("LOT", 5, lot="LATE", date_exp=day(31)),
+                            item("LOT", 5, lot="GONE", date_exp=day(1)), item("LOT", 5, lot="NODATE")])
+    scanner.book("R", "O", [item("LOT", 5, lot="GONE")])
+    scanner.book("R", "I", [item("LOT", 2, lot="SOON", date_exp=day(12))], warehouse=2)
+    found = alerts.expiring(session, TODAY, 30)
+    assert [(r["id_warehouse"], r["lot"], r["days_left"], r["amount_milli"]) for r in found] == [
+        (1, "PAST", -3, 5000), (1, "SOON", 10, 5000), (2, "SOON", 10, 2000), (1, "EDGE", 30, 5000)]
+    assert [r["lot"] for r in alerts.expiring(session, TODAY, 30, [2])] == ["SOON"]
+    assert alerts.alert_count(session, TODAY, 0) == 1
+
+
+# --- GET /v1/alerts/ ------------------------------------------------------------------------------
+
+def test_the_alerts_answer(api, api_as, known_products, session):
+    from conftest import Scanner
+    api.client.put("/v1/reorder_levels/", headers={"TS-Apikey": api.key}, json={"data": [
+        {"id_warehouse": 1, "product_code": "P1", "min_amount": 10, "target_amount": "12.5"},
+        {"id_warehouse": 2, "product_code": "P2", "min_amount": 1, "target_amount": 1}]})
+    scanner = Scanner(api)
+    scanner.book("R", "I", [item("P1", 4), item("LOT", 3, lot="L1", date_exp=day(2))])
+    r = api.get("/v1/alerts/")
+    assert r.status_code == 200
+    assert r.json == {"item": {
+        "low_stock": [
+            {"id_warehouse": 1, "product_code": "P1", "name": "Product P1", "amount": 4, "min_amount": 10,
+             "target_amount": 12.5, "suggested_order": 8.5},
+            {"id_warehouse": 2, "product_code": "P2", "name": "Product P2", "amount": 0, "min_amount": 1,
+             "target_amount": 1, "suggested_order": 1}],
+        "expiring": [{"id_warehouse": 1, "product_code": "LOT", "lot": "L1", "date_exp": day(2), "amount": 3,
+                      "days_left": 2}]}}
+    limited = api_as("read_w1").get("/v1/alerts/").json["item"]
+    assert [row["id_warehouse"] for row in limited["low_stock"]] == [1]
+    assert api.get("/v1/alerts/?x=1").status_code == 422
+    assert api.client.get("/v1/alerts/").status_code == 401
+
+
+def test_the_window_is_a_setting(make_app, keys):
+    app = make_app(EXPIRY_DAYS=1)
+    from conftest import Api, Scanner
+    api = Api(app.test_client(), keys["admin"])
+    from helpers import add_products
+    add_products(api)
+    Scanner(api).book("R", "I", [item("LOT", 3, lot="L1", date_exp=day(2)), item("LOT", 3, lot="L2", date_exp=day(1))])
+    assert [row["lot"] for row in api.get("/v1/alerts/").json["item"]["expiring"]] == ["L2"]
+    with app.app_context():
+        db.session.remove()

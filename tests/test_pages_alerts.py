@@ -1,0 +1,117 @@
+"""The pages of stock that warns through the test client: /alerts and its count in the navigation,
+the pick list, /admin/webhooks. tests/test_pages_alerts_browser.py opens them in a real browser."""
+import re
+from datetime import date, timedelta
+
+import pytest
+
+from conftest import Scanner
+from helpers import add_products, item, order, order_item
+from test_pages import csv_rows, sign_in
+
+
+def day(days: int) -> str:
+    return (date.today() + timedelta(days=days)).isoformat()
+
+
+def nav_count(page) -> int:
+    found = re.search(r'id="nav-alerts"[^>]*>Alerts(?: <span class="alert-count"[^>]*>(\d+)</span>)?</a>',
+                      page.get_data(as_text=True))
+    assert found, page.get_data(as_text=True)[:2000]
+    return int(found.group(1) or 0)
+
+
+@pytest.fixture
+def warning_depot(api):
+    add_products(api)
+    api.client.put("/v1/reorder_levels/", headers={"TS-Apikey": api.key}, json={"data": [
+        {"id_warehouse": 1, "product_code": "P1", "min_amount": 10, "target_amount": 20},
+        {"id_warehouse": 2, "product_code": "P2", "min_amount": 1, "target_amount": 5}]})
+    scanner = Scanner(api)
+    scanner.book("R", "I", [item("P1", 4), item("LOT", 3, lot="OLD", date_exp=day(-1)),
+                            item("LOT", 5, lot="NEW", date_exp=day(200))])
+    return scanner
+
+
+def test_the_alerts_page_and_the_count_on_every_page(client, keys, person, warning_depot):
+    person("read")
+    sign_in(client, "read")
+    page = client.get("/alerts")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert 'id="low-stock-table"' in text and 'id="expiring-table"' in text
+    assert 'class="expired"' in text and "OLD" in text and "NEW" not in text
+    assert nav_count(page) == 3
+    for path in ("/", "/documents", "/orders", "/stocktakings", "/movements"):
+        assert nav_count(client.get(path)) == 3, path
+    rows = csv_rows(client.get("/alerts?format=csv"))
+    assert [(r["alert"], r["id_warehouse"], r["product_code"], r["suggested_order"]) for r in rows] == [
+        ("low_stock", "1", "P1", "16"), ("low_stock", "2", "P2", "5"), ("expiring", "1", "LOT", "")]
+
+
+def test_the_count_follows_the_stock(client, keys, person, warning_depot):
+    person("read")
+    sign_in(client, "read")
+    assert nav_count(client.get("/")) == 3
+    warning_depot.book("R", "I", [item("P1", 6)])
+    assert nav_count(client.get("/")) == 2
+
+
+def test_a_person_limited_to_warehouses_counts_only_theirs(client, keys, person, warning_depot):
+    person("read_w1", [1])
+    sign_in(client, "read_w1")
+    assert nav_count(client.get("/alerts")) == 2
+    assert "P2" not in client.get("/alerts").get_data(as_text=True)
+
+
+def test_no_alerts_no_number(client, keys, person):
+    person("read")
+    sign_in(client, "read")
+    page = client.get("/alerts")
+    assert nav_count(page) == 0
+    assert "Nothing is below its reorder level." in page.get_data(as_text=True)
+
+
+def test_the_pick_list_page(client, api, keys, person, warning_depot):
+    r = api.post("/v1/documents/", order("SO/1", [order_item(1, "LOT", 6, direction="O"),
+                                                  order_item(2, "P1", 1, direction="O")], directions=("O",)))
+    assert r.status_code == 201, r.json
+    person("read")
+    sign_in(client, "read")
+    page = client.get("/orders/SO/1/pick-list")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert text.index("OLD") < text.index("NEW")  # first expiring first
+    assert "Not enough stock" not in text
+    style = client.get("/assets/alerts.css")
+    assert "print.js" in text and "@media print" in style.get_data(as_text=True)
+    style.close()
+    assert client.get("/orders/NOPE/pick-list").status_code == 404
+    assert client.get("/orders/SO/1/pick-list?x=1").status_code == 422
+
+
+def test_the_pick_list_says_what_is_short(client, api, keys, person, warning_depot):
+    api.post("/v1/documents/", order("SO2", [order_item(1, "P1", 9, direction="O")], directions=("O",)))
+    person("read")
+    sign_in(client, "read")
+    assert "Not enough stock: short by 5." in client.get("/orders/SO2/pick-list").get_data(as_text=True)
+
+
+def test_pages_need_a_session(client):
+    for path in ("/alerts", "/orders/X/pick-list", "/admin/webhooks"):
+        assert client.get(path).headers["Location"].startswith("/login"), path
+
+
+def test_the_webhooks_page_is_for_admins(client, api, keys, person):
+    made = api.post("/v1/webhooks/", {"url": "http://127.0.0.1:9/in", "events": ["batch.booked"]}).json["item"]
+    person("read")
+    sign_in(client, "read")
+    assert client.get("/admin/webhooks").status_code == 403
+    person("admin")
+    sign_in(client, "admin")
+    page = client.get("/admin/webhooks")
+    assert page.status_code == 200
+    text = page.get_data(as_text=True)
+    assert "http://127.0.0.1:9/in" in text and made["secret"] not in text
+    assert client.get(f"/admin/webhooks?webhook={made['id']}").status_code == 200
+    assert client.get("/admin/webhooks?webhook=x").status_code == 422

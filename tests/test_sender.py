@@ -1,0 +1,110 @@
+"""background/sender.py with a real receiver: http.server on 127.0.0.1 in a thread of the test.
+
+The background work runs in the test's process (BackgroundWork on a test app, as `python app.py`
+starts it), with short pauses so that a retry comes within the test.
+"""
+import time
+
+import pytest
+from sqlalchemy import select
+
+from background.worker import BackgroundWork
+from conftest import Api, Scanner
+from helpers import add_products, item
+from models import WebhookDelivery
+from receiver import WAIT, Receiver, verify, wait_for
+from storage.db import db
+
+pytestmark = pytest.mark.live
+
+
+@pytest.fixture
+def receiver():
+    made = Receiver()
+    yield made
+    made.stop()
+
+
+@pytest.fixture
+def working(make_app, keys):
+    """A test app whose background work runs; its admin Api, and a Scanner over it."""
+    app = make_app(WEBHOOK_FIRST_RETRY=0.2, BACKGROUND_TICK=0.05, ALERT_EVERY=3600, WEBHOOK_TIMEOUT=2.0)
+    api = Api(app.test_client(), keys["admin"])
+    add_products(api)
+    work = BackgroundWork(app).start()
+    yield app, api, Scanner(api)
+    work.stop()
+    with app.app_context():
+        db.session.remove()
+
+
+def add_webhook(api, url, events=("batch.booked",)):
+    r = api.post("/v1/webhooks/", {"url": url, "events": list(events)})
+    assert r.status_code == 201
+    return r.json["item"]
+
+
+def test_events_arrive_signed_and_in_order(working, receiver):
+    app, api, scanner = working
+    hook = add_webhook(api, receiver.url)
+    for amount in (1, 2, "2.5"):
+        scanner.book("R", "I", [item("P1", amount)])
+    wait_for(lambda: len(receiver.received) >= 3)
+    for headers, body in receiver.received:
+        assert verify(hook["secret"], headers["Warehouse-Signature"], body)
+        assert headers["Content-Type"] == "application/json"
+        assert not verify("whsec_other", headers["Warehouse-Signature"], body)
+    sent = receiver.events()
+    assert [e["data"]["batch_number"] for e in sent] == [1, 2, 3]
+    assert [e["id"] for e in sent] == sorted(e["id"] for e in sent)
+    assert set(sent[0]) == {"id", "event", "created", "data"}
+    assert sent[0]["event"] == "batch.booked" and sent[0]["created"].endswith("Z")
+
+
+def test_a_failed_delivery_is_retried_and_the_order_kept(working, receiver):
+    app, api, scanner = working
+    receiver.plan = [500]
+    add_webhook(api, receiver.url)
+    scanner.book("R", "I", [item("P1", 1)])
+    scanner.book("R", "I", [item("P1", 2)])
+    wait_for(lambda: len(receiver.received) >= 3)
+    assert [e["data"]["batch_number"] for e in receiver.events()] == [1, 1, 2]
+
+    def deliveries():
+        with app.app_context():
+            rows = db.session.execute(select(WebhookDelivery.state, WebhookDelivery.attempts,
+                                             WebhookDelivery.last_status).order_by(WebhookDelivery.event_id)).all()
+            db.session.remove()
+        return [tuple(row) for row in rows]
+
+    # The sender records an answer just after the receiver gave it.
+    wait_for(lambda: deliveries() == [("delivered", 2, 200), ("delivered", 1, 200)])
+    assert api.get("/v1/webhooks/").json["list"][0]["last_status"] == 200
+
+
+def test_only_the_events_a_webhook_wants_reach_it(working, receiver):
+    app, api, scanner = working
+    add_webhook(api, receiver.url, events=["stocktaking.booked"])
+    scanner.book("R", "I", [item("P1", 1)])
+    scanner.count(("P1", 3))
+    wait_for(lambda: receiver.received)
+    time.sleep(0.3)  # time for a wrong event to come too, were one sent
+    assert [e["event"] for e in receiver.events()] == ["stocktaking.booked"]
+
+
+def test_a_hanging_receiver_does_not_hold_up_bookings(working, receiver):
+    app, api, scanner = working
+    receiver.hang.set()
+    add_webhook(api, receiver.url)
+    scanner.book("R", "I", [item("P1", 1)])
+    receiver.hanging.wait(WAIT)
+    assert receiver.hanging.is_set()
+    # While the receiver holds the first event unanswered, bookings go on.
+    for amount in range(2, 7):
+        scanner.book("R", "I", [item("P1", amount)])
+    assert not receiver.released.is_set()
+    # The rest wait behind the first, in order (the first may have been tried again meanwhile).
+    assert {e["data"]["batch_number"] for e in receiver.events()} == {1}
+    receiver.hang.clear()
+    receiver.released.set()
+    wait_for(lambda: [e["data"]["batch_number"] for e in receiver.events()][-6:] == [1, 2, 3, 4, 5, 6])

@@ -1,0 +1,72 @@
+"""/v1/webhooks: add, list, remove receivers of events (admin); the secret is shown once."""
+import json
+
+from helpers import error_fields
+from models import AuditEntry, OutboxEvent, WebhookDelivery
+from storage.db import db, utc_now
+
+PATH = "/v1/webhooks/"
+
+
+def add(api, url="http://127.0.0.1:9/hook", events=("batch.booked",)):
+    return api.post(PATH, {"url": url, "events": list(events)})
+
+
+def test_a_webhook_is_added_with_its_secret_shown_once(api):
+    r = add(api, events=["stock.low", "batch.booked", "stock.low"])
+    assert r.status_code == 201, r.json
+    made = r.json["item"]
+    assert made["url"] == "http://127.0.0.1:9/hook"
+    assert made["events"] == ["batch.booked", "stock.low"]
+    assert made["secret"].startswith("whsec_") and len(made["secret"]) > 30
+    listed = api.get(PATH).json["list"]
+    assert listed == [{"id": made["id"], "url": made["url"], "events": made["events"], "created": listed[0]["created"],
+                       "last_delivery": "", "last_status": 0, "pending": 0}]
+    assert "secret" not in json.dumps(listed)
+
+
+def test_the_list_shows_the_last_delivery(app, api):
+    made = add(api).json["item"]
+    with app.app_context():
+        from storage.db import writing
+        with writing(db.session, []):
+            event = OutboxEvent(event="batch.booked", created=utc_now(), data="{}", fanned_out=1)
+            db.session.add(event)
+            db.session.flush()
+            db.session.add(WebhookDelivery(webhook_id=made["id"], event_id=event.id, state="pending", attempts=1,
+                                           next_at=utc_now(), last_at=utc_now(), last_status=500, last_answer="x"))
+        db.session.remove()
+    hook = api.get(PATH).json["list"][0]
+    assert hook["last_status"] == 500 and hook["pending"] == 1
+    assert len(hook["last_delivery"]) == 20 and hook["last_delivery"].endswith("Z")
+
+
+def test_a_webhook_is_removed(app, api):
+    made = add(api).json["item"]
+    r = api.delete(f"{PATH}{made['id']}")
+    assert r.status_code == 200 and r.json == {}
+    assert api.get(PATH).json == {"list": []}
+    assert error_fields(api.delete(f"{PATH}{made['id']}"), 404) == {}
+    with app.app_context():
+        kinds = [(e.kind, e.record) for e in db.session.query(AuditEntry).order_by(AuditEntry.id)]
+    assert kinds == [("webhook.create", str(made["id"])), ("webhook.delete", str(made["id"]))]
+
+
+def test_bad_webhooks_are_refused(api):
+    assert "url" in error_fields(add(api, url="ftp://example/x"))["data"]
+    assert "url" in error_fields(add(api, url="not a url"))["data"]
+    assert error_fields(add(api, events=["batch.booked", "stock.gone"]))["data"]["events"].keys() == {"1"}
+    assert "events" in error_fields(add(api, events=[]))["data"]
+    assert "colour" in error_fields(api.post(PATH, {"url": "http://x/", "events": ["order.closed"],
+                                                    "colour": 1}))["data"]
+    assert error_fields(api.post(PATH), 400) == {}
+    assert api.get(PATH).json == {"list": []}
+
+
+def test_only_an_admin_manages_webhooks(api, api_as):
+    made = add(api).json["item"]
+    for name in ("read", "scan"):
+        assert add(api_as(name)).status_code == 403
+        assert api_as(name).get(PATH).status_code == 403
+        assert api_as(name).delete(f"{PATH}{made['id']}").status_code == 403
+    assert api.client.get(PATH).status_code == 401
