@@ -11,7 +11,7 @@ import stock/, storage/, schemas and operations.logs, never pages/ or app.
 
 def register(app) -> None:
     from routes import (api_description, batches, customers, health, inventory, orders, overview,
-                        products, stocktakings, warehouse_docs)
+                        products, stocktakings, transfer, warehouse_docs)
     from routes.access import check_request
     from routes.converters import CodeConverter, NumberConverter
     from routes.reading import close_reader
@@ -21,6 +21,6 @@ def register(app) -> None:
     app.before_request(check_request)
     app.teardown_request(close_reader)
     for module in (health, products, customers, orders, batches, warehouse_docs, stocktakings,
-                   inventory, overview):
+                   inventory, overview, transfer):
         app.register_blueprint(module.bp)
     api_description.register(app)

@@ -98,4 +98,10 @@ EXAMPLES = {
         "ufid_out": "O-2026-000001", "out_date": "2026-11-30", "stocktaking_date": "2026-11-30"}]}},
     "monthly_movement": {"answer": {"list": [{"year": 2026, "month": 11, "direction": "I", "count": 1},
                                              {"year": 2026, "month": 11, "direction": "O", "count": 1}]}},
+    "import_file": {"path": {"kind": "products"},
+                    "answer": {"item": {"created": 12, "updated": 3, "unchanged": 240, "errors": []}}},
+    "export_file": {"path": {"kind": "products"},
+                    "answer": "\ufeffproduct_code,name,active,base_unit,base_unit_barcode,category,lot_level,"
+                              "weight_brutto,weight_netto,weight_unit\r\n"
+                              "MILK-1L,Milk 1 l,1,pc,4006381333924,0,0,1.08,1.03,kg\r\n"},
 }

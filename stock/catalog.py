@@ -96,6 +96,16 @@ def import_products(session, rows: list[tuple[int, dict]], refused: dict | None 
                           {f"line {line}": refused[line] for line in sorted(refused)})
 
 
+def create_in(session, fields: dict) -> None:
+    """create_product's rules inside the caller's write transaction (an import of many)."""
+    _create(session, fields)
+
+
+def update_in(session, product_code: str, fields: dict) -> None:
+    """update_product's rules inside the caller's write transaction (an import of many)."""
+    _update(session, product_code, fields)
+
+
 def _create(session, fields: dict) -> None:
     # The body alone decides it here: answered before whether the product exists.
     _refuse_packaging_named_like_base(fields["base_unit"], [p["unit"] for p in fields["packaging"]])
@@ -190,7 +200,12 @@ def save_customers(session, rows: list[dict]) -> None:
     """Insert or update customers by id_customer, all in one transaction."""
     with writing(session):
         for row in rows:
-            customer = session.get(Customer, row["id_customer"]) or Customer(id_customer=row["id_customer"])
-            for key, value in row.items():
-                setattr(customer, key, value)
-            session.add(customer)
+            put_customer(session, row)
+
+
+def put_customer(session, row: dict) -> None:
+    """Insert or update one customer by id_customer, in the caller's write transaction."""
+    customer = session.get(Customer, row["id_customer"]) or Customer(id_customer=row["id_customer"])
+    for key, value in row.items():
+        setattr(customer, key, value)
+    session.add(customer)
