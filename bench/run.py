@@ -21,6 +21,7 @@ import time
 import traceback
 from pathlib import Path
 
+import imports
 import many_depots
 import report
 import scenarios
@@ -34,6 +35,7 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "e": scenarios.scenario_e,
     "g": many_depots.scenario_g,
     "h": scenarios.scenario_h,
+    "i": imports.scenario_i,
 }
 
 
@@ -65,7 +67,7 @@ def git_head():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="abcdegh", help="scenarios to run, e.g. 'ab'")
+    parser.add_argument("--only", default="abcdeghi", help="scenarios to run, e.g. 'ab'")
     parser.add_argument("--seed-batches", type=int, default=200,
                         help="1000-item batches of history for c (default 200)")
     parser.add_argument("--seed-time-limit", type=float, default=300,

@@ -23,6 +23,7 @@ PACKAGING_PARTS = {"unit": Column("unit", TEXT), "amount_base_units": Column("am
                    "barcode": Column("barcode", TEXT)}
 PACKAGING_COLUMN = re.compile(r"packaging_([0-9]+)_(unit|amount_base_units|barcode)")
 CHUNK = 500
+FLUSH_EVERY = 500
 
 
 def _column_type(field) -> str:
@@ -63,35 +64,60 @@ def apply(context, rows) -> None:
     session = context.session
     existing = prefetch(session, (f["product_code"] for _, f in rows if f.get("product_code")))
     packaging_given = any(PACKAGING_COLUMN.fullmatch(name) for name in context.columns)
-    seen = {}
-    for number, cells in rows:
-        context.progress()
-        code = cells.get("product_code", "")
-        if code and code in seen:
-            context.error(number, "product_code", f"The product repeats row {seen[code]}.")
-            continue
-        seen[code] = number
-        product = existing.get(code)
-        body, groups = _body(cells, product, packaging_given)
-        try:
-            loaded = (product_update_schema if product is not None else product_schema).load(body)
-        except ValidationError as error:
-            context.schema_errors(number, _packaging_errors(error.messages, groups))
-            continue
-        if product is not None and _unchanged(product, loaded):
-            context.outcome(number, code, "unchanged")
-            continue
-        try:
-            with session.begin_nested():
+    seen, barcodes = {}, {}
+    # New products are flushed a few hundred at a time, not one by one: the rules' own look-ups
+    # then miss the file's earlier rows, so the file's codes and barcodes are checked here.
+    with session.no_autoflush:
+        waiting = 0
+        for number, cells in rows:
+            context.progress()
+            code = cells.get("product_code", "")
+            if code and code in seen:
+                context.error(number, "product_code", f"The product repeats row {seen[code]}.")
+                continue
+            seen[code] = number
+            product = existing.get(code)
+            body, groups = _body(cells, product, packaging_given)
+            try:
+                loaded = (product_update_schema if product is not None else product_schema).load(body)
+            except ValidationError as error:
+                context.schema_errors(number, _packaging_errors(error.messages, groups))
+                continue
+            if _barcode_repeats(context, number, code, product, loaded, barcodes):
+                continue
+            if product is not None and _unchanged(product, loaded):
+                context.outcome(number, code, "unchanged")
+                continue
+            try:
                 if product is None:
-                    catalog.create_in(session, loaded)
-                    existing[code] = session.get(Product, code)
+                    catalog.create_in(session, loaded, flush=False)
+                    waiting += 1
                 else:
                     catalog.update_in(session, code, loaded)
-        except ServiceError as error:
-            context.refused(number, error)
+                    waiting = 0
+            except ServiceError as error:
+                context.refused(number, error)
+                continue
+            context.outcome(number, code, "created" if product is None else "updated")
+            if waiting >= FLUSH_EVERY:
+                session.flush()
+                waiting = 0
+        session.flush()
+
+
+def _barcode_repeats(context, number: int, code: str, product, loaded: dict, barcodes: dict) -> bool:
+    """A barcode an earlier row of the file gave another product: an error of this row."""
+    base = loaded.get("base_unit_barcode", product.base_unit_barcode if product is not None else "")
+    units = loaded["packaging"] if "packaging" in loaded else packaging_of(product)
+    found = False
+    for column, barcode in [("base_unit_barcode", base), *(("packaging", p["barcode"]) for p in units)]:
+        if not barcode:
             continue
-        context.outcome(number, code, "created" if product is None else "updated")
+        row, owner = barcodes.setdefault(barcode, (number, code))
+        if owner != code:
+            context.error(number, column, f"The barcode {barcode!r} is also on row {row}.")
+            found = True
+    return found
 
 
 def _body(cells: dict, product, packaging_given: bool) -> tuple[dict, list[int]]:
