@@ -1,14 +1,14 @@
 """The query parameters of the pages: one schema per page, as schemas/ has one per API shape.
 
-An empty form field counts as not given. Every page takes `format` (html or
-csv) and the list pages `page` (1 and up).
+An empty form field counts as not given. Every page takes `format` (html,
+csv or xlsx) and the list pages `page` (1 and up).
 """
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from stock.errors import Invalid
 
 Page = lambda: fields.Integer(load_default=1, validate=validate.Range(min=1, max=10**6))  # noqa: E731
-Format = lambda: fields.String(load_default="html", validate=validate.OneOf(["html", "csv"]))  # noqa: E731
+Format = lambda: fields.String(load_default="html", validate=validate.OneOf(["html", "csv", "xlsx"]))  # noqa: E731
 Warehouse = lambda: fields.Integer(load_default=None, validate=validate.Range(min=0, max=2**63 - 1))  # noqa: E731
 
 
