@@ -8,6 +8,7 @@ background/), so a page and an API call can never disagree.
   common.py        what every page shares: headers, error pages, paging, CSV answers
   signin.py        signing in, the session, the form token
   stock.py, documents.py, orders.py, stocktakings.py, movements.py   the pages of each concern
+  imports.py       /admin/import: a file's dry run, then its import; the exports of each kind
   params.py        each page's query parameters, as marshmallow schemas
   chart.py         SVG charts drawn on the server
 
@@ -22,7 +23,7 @@ bp = Blueprint("pages", __name__, template_folder="templates", static_folder="st
 
 def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
-    from pages import common, documents, movements, orders, signin, stock, stocktakings  # noqa: F401
+    from pages import common, documents, imports, movements, orders, signin, stock, stocktakings  # noqa: F401
 
     signin.configure(app)
     app.register_blueprint(bp)
