@@ -4,6 +4,7 @@ import csv
 import io
 import json
 import os
+import sys
 from decimal import Decimal
 
 import click
@@ -294,7 +295,7 @@ def import_file(kind, path, dry_run):
 
     def on_rows(count):
         # A bar on a terminal; elsewhere (a script, a log) click writes the label alone.
-        bars.append(click.progressbar(length=count, label=f"Importing {kind}", file=click.get_text_stream("stderr")))
+        bars.append(click.progressbar(length=count, label=f"Importing {kind}", file=sys.stderr))
         bars[0].__enter__()
 
     try:
