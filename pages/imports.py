@@ -83,7 +83,7 @@ def import_post():
                  status=422 if report.errors else 200)
 
 
-@bp.get("/admin/export/<any(products, packaging, customers, orders):kind>")
+@bp.get("/admin/export/<any(" + ", ".join(importing.KINDS) + "):kind>")
 @signed_in
 def export_page(kind):
     """A kind's records in the import's columns, as CSV or XLSX."""
