@@ -21,7 +21,7 @@ XLSX_TYPE = exporting.XLSX_TYPE
 
 @bp.post(f"/import/{KIND_PATH}")
 @operation("admin", query=import_query_schema, body=import_file_schema, body_type="multipart/form-data",
-           answer=single(ImportReportSchema, "ImportAnswer"))
+           answer=single(ImportReportSchema, "ImportAnswer"), errors=(404,))
 def import_file(kind):
     """Import a CSV or XLSX file of products, packaging, customers or orders; all or nothing.
 
@@ -42,7 +42,7 @@ def import_file(kind):
 
 
 @bp.get(f"/export/{KIND_PATH}")
-@operation("read", query=export_query_schema, answer_types=("text/csv", XLSX_TYPE))
+@operation("read", query=export_query_schema, answer_types=("text/csv", XLSX_TYPE), errors=(404,))
 def export_file(kind):
     """Products, packaging, customers or orders as a file in the import's columns (re-importing it changes nothing)."""
     header, rows = importing.KINDS[kind].export(db.session, caller())
