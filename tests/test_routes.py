@@ -19,13 +19,13 @@ EVERY_OPERATION = [
     ("GET", "/v1/docs/1"), ("POST", "/v1/docs/filter"), ("GET", "/v1/stocktakings/list"),
     ("DELETE", "/v1/stocktakings/?date=2026-11-21&id_warehouse=1"), ("POST", "/v1/inventory/filter"),
     ("POST", "/v1/inventory/movements/filter"), ("GET", "/v1/overview/docs_and_stocktaking"),
-    ("GET", "/v1/overview/monthly_movement"),
+    ("GET", "/v1/overview/monthly_movement"), ("POST", "/v1/import/products"), ("GET", "/v1/export/products"),
 ]
 
 
 def test_the_list_names_every_operation_of_the_app(app):
     assert len(EVERY_OPERATION) == len([rule for rule in app.url_map.iter_rules()
-                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 20
+                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 22
 
 
 @pytest.mark.parametrize("method, path", EVERY_OPERATION)
