@@ -9,7 +9,7 @@ from sqlalchemy import select
 
 from models import AuditEntry, Customer, OrderDocument
 from schemas import product_schema
-from stock import catalog
+from stock import catalog, reorder
 from stock.audit import Actor
 from transfer import exporting, importing
 
@@ -226,6 +226,29 @@ def test_an_import_writes_one_audit_row_with_its_counts(session):
     assert json.loads(entry.changes) == {"created": [None, 2], "updated": [None, 0], "unchanged": [None, 0]}
 
 
+REORDER_HEADER = "id_warehouse;product_code;min_amount;target_amount\n"
+
+
+def test_reorder_levels_import_with_every_bad_row_named_then_applied(session):
+    add(session, "MILK")
+    add(session, "TEA")
+    bad = run(session, "reorder_levels", (REORDER_HEADER + "1;MILK;10,5;40\n1;NOPE;1;2\n99;TEA;1;2\n"
+                                          "1;TEA;5;2\n").encode("cp1252"))
+    assert errors(bad) == [(3, "product_code", "No product 'NOPE'."), (4, "id_warehouse", "No active warehouse 99."),
+                           (5, "target_amount", "Must be at least min_amount.")]
+    assert reorder.list_reorder_levels(session) == []
+    good = run(session, "reorder_levels", REORDER_HEADER + "1;MILK;10,5;40\n1;TEA;2;6\n", name="levels.csv")
+    assert good.answer()["created"] == 2 and errors(good) == []
+    assert [(level["product_code"], level["min_amount_milli"], level["target_amount_milli"])
+            for level in reorder.list_reorder_levels(session)] == [("MILK", 10500, 40000), ("TEA", 2000, 6000)]
+    again = run(session, "reorder_levels", REORDER_HEADER + "1;MILK;10,5;40\n1;TEA;0;0\n").answer()
+    assert (again["unchanged"], again["updated"]) == (1, 1)  # TEA's level removed
+    assert [level["product_code"] for level in reorder.list_reorder_levels(session)] == ["MILK"]
+    kinds = [entry.kind for entry in session.scalars(select(AuditEntry).order_by(AuditEntry.id))
+             if entry.kind.startswith(("reorder", "import.reorder"))]
+    assert kinds == ["reorder.set", "reorder.set", "import.reorder_levels", "reorder.remove", "import.reorder_levels"]
+
+
 def exported(session, kind, format):
     header, rows = importing.KINDS[kind].export(session)
     media, name, pieces = exporting.export(kind, header, rows, format)
@@ -241,6 +264,7 @@ def test_export_then_import_changes_nothing_for_each_kind(session, format):
     run(session, "customers", "id_customer,name,street\n1,Fresh Foods,-3 Marktweg\n")
     run(session, "orders", f"{ORDER_HEADER},allowed_types,note\nPO-1,1,1,Dairy,5,1,MILK,,24.5,I,R,cold\n"
                            "PO-1,,,,,2,-TEA,L1,2,I,,\n")
+    run(session, "reorder_levels", "id_warehouse,product_code,min_amount,target_amount\n1,MILK,10.5,40\n")
     for kind in importing.KINDS:
         data, name = exported(session, kind, format)
         report = run(session, kind, data, name)

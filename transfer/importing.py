@@ -9,11 +9,12 @@ from dataclasses import dataclass, field
 from stock import audit
 from stock.errors import ServiceError
 from storage.db import writing
-from transfer import csv_format, customers, orders, packaging, products, xlsx_format
+from transfer import csv_format, customers, orders, packaging, products, reorder_levels, xlsx_format
 from transfer.columns import NOT_GIVEN, CellError, convert
 from transfer.table import FileRefused, column_letter
 
-KINDS = {kind.name: kind for kind in (products.KIND, packaging.KIND, customers.KIND, orders.KIND)}
+KINDS = {kind.name: kind for kind in (products.KIND, packaging.KIND, customers.KIND, orders.KIND,
+                                       reorder_levels.KIND)}
 MAX_FILE_BYTES = 50 * 1024 * 1024
 
 
@@ -35,8 +36,8 @@ class Report:
 class Context:
     """What a kind's `apply` is given: the session, the caller, the header, and the report."""
 
-    def __init__(self, session, caller, columns: dict, report: Report, progress):
-        self.session, self.caller, self.report = session, caller, report
+    def __init__(self, session, caller, columns: dict, report: Report, progress, actor: audit.Actor):
+        self.session, self.caller, self.report, self.actor = session, caller, report, actor
         self.columns = columns  # field name -> header as written in the file
         self._progress = progress
 
@@ -124,14 +125,15 @@ def run(session, kind_name: str, file, filename: str = "", actor: audit.Actor | 
     rows = read_rows(kind, table, columns, report)
     if on_rows is not None:
         on_rows(len(table.rows))
+    actor = actor or audit.cli_actor()
     context = Context(session, caller, {name: table.header[index] for name, index in columns.items()},
-                      report, progress)
+                      report, progress, actor)
     try:
         with writing(session):
             kind.apply(context, rows)
             if report.errors or dry_run:
                 raise _RolledBack
-            audit.record(session, actor or audit.cli_actor(), f"import.{kind.name}", filename, {
+            audit.record(session, actor, f"import.{kind.name}", filename, {
                 "created": [None, report.created], "updated": [None, report.updated],
                 "unchanged": [None, report.unchanged]})
     except _RolledBack:
