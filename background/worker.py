@@ -14,6 +14,7 @@ from datetime import date
 
 from background import lease, sender
 from stock.alerts import note_alerts
+from storage import outage
 from storage.db import db
 
 log = logging.getLogger("warehouse")
@@ -83,9 +84,18 @@ class BackgroundWork:
                             sender.prune(db.session)
                             pruned = now
                     db.session.remove()
-            except Exception:
-                log.exception("the background work failed this time; it tries again")
+            except Exception as error:
+                self._failed(error, "the background work", "the background work failed this time; it tries again")
             self.stopping.wait(self.tick)
+
+    def _failed(self, error: Exception, what: str, message: str) -> None:
+        """While the database does not answer, a failure is part of the one outage the log holds
+        (storage/outage.py: a warning when it starts, a line when it ends); else its traceback."""
+        if outage.is_connection_lost(error):
+            with self.app.app_context():
+                outage.refused(db.engine, error, what)
+        else:
+            log.error(message, exc_info=error)
 
     def _hold(self, holding: bool) -> None:
         if holding and not self.held.is_set():
@@ -109,8 +119,9 @@ class BackgroundWork:
                     sender.deliver(db.session, webhook_id, self.first_pause, self.timeout, stopping=self.stopping)
                 finally:
                     db.session.remove()
-        except Exception:
-            log.exception("delivering to webhook %s failed this time; it tries again", webhook_id)
+        except Exception as error:
+            self._failed(error, f"delivering to webhook {webhook_id}",
+                         f"delivering to webhook {webhook_id} failed this time; it tries again")
         finally:
             with self.lock:
                 self.in_flight.discard(webhook_id)
