@@ -20,6 +20,7 @@ from stock.audit import cli_actor
 from stock.errors import ServiceError
 from stock.quantities import from_milli
 from storage.db import db, sqlite_file
+from transfer import importing
 from version import VERSION
 
 keys = AppGroup("keys", help="Issue, list and revoke API keys.")
@@ -47,6 +48,7 @@ def register(app) -> None:
     for group in (keys, users, customers, products):
         app.cli.add_command(group)
     app.cli.add_command(check)
+    app.cli.add_command(import_file)
     app.cli.add_command(upgrades.db_commands())
     app.cli.add_command(backups.backup_command)
     app.cli.add_command(backups.restore_command)
@@ -369,6 +371,45 @@ def import_products(path):
         report(error.fields or {"file": [error.message]})
     audit("%d product(s) imported from %s", len(rows), path)
     click.echo(f"{len(rows)} product(s) imported.")
+
+
+@click.command("import")
+@click.argument("kind", type=click.Choice(list(importing.KINDS)))
+@click.argument("path", type=click.Path(exists=True, dir_okay=False))
+@click.option("--dry-run", is_flag=True, help="Check and count everything; change nothing.")
+@with_appcontext
+def import_file(kind, path, dry_run):
+    """Import a CSV or XLSX file of products, packaging, customers or orders; all or nothing."""
+    if os.path.getsize(path) > importing.MAX_FILE_BYTES:
+        fail(f"{path} is larger than {importing.MAX_FILE_BYTES // 2**20} MB.")
+    bars = []
+
+    def on_rows(count):
+        # A bar on a terminal; elsewhere (a script, a log) click writes the label alone.
+        bars.append(click.progressbar(length=count, label=f"Importing {kind}", file=sys.stderr))
+        bars[0].__enter__()
+
+    try:
+        with open(path, "rb") as file:
+            report = importing.run(db.session, kind, file, os.path.basename(path), actor=cli_actor(),
+                                   dry_run=dry_run, on_rows=on_rows,
+                                   progress=lambda done: bars[0].update(done) if bars else None)
+    finally:
+        if bars:
+            bars[0].__exit__(None, None, None)
+    answer = report.answer()
+    for error in answer["errors"]:
+        where = f"row {error['row']}" + (f", column {error['column']}" if error["column"] else "")
+        click.echo(f"{where}: {error['message']}", err=True)
+    kept = "Would be" if dry_run or answer["errors"] else "Imported"
+    click.echo(f"{kept}: {answer['created']} created, {answer['updated']} updated, "
+               f"{answer['unchanged']} unchanged.")
+    if answer["errors"]:
+        fail(f"{len(answer['errors'])} error(s); nothing was imported.")
+    if dry_run:
+        click.echo("Dry run: nothing was changed.")
+    else:
+        audit("%s imported from %s (%d created, %d updated)", kind, path, answer["created"], answer["updated"])
 
 
 @click.command("check")

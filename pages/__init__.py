@@ -11,6 +11,7 @@ background/), so a page and an API call can never disagree.
                    the pages of each concern
   alerts.py (and the navigation's alert count), picking.py (pick lists), webhooks.py (/admin/webhooks)
   admin.py         the pages under /admin/ (role admin): people, keys and pairing, the audit trail
+  imports.py       /admin/import: a file's dry run, then its import; the exports of each kind
   params.py        each page's query parameters and forms, as marshmallow schemas
   chart.py         SVG charts drawn on the server
   printing.py      labels (PDF, ZPL), delivery notes and count sheets, drawn by printing/
@@ -26,8 +27,8 @@ bp = Blueprint("pages", __name__, template_folder="templates", static_folder="st
 
 def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
-    from pages import (admin, alerts, common, customers, documents, movements, orders, picking,  # noqa: F401
-                       printing, products, signin, stock, stocktakings, webhooks)
+    from pages import (admin, alerts, common, customers, documents, imports, movements, orders,  # noqa: F401
+                       picking, printing, products, signin, stock, stocktakings, webhooks)
 
     signin.configure(app)
     app.register_blueprint(bp)

@@ -43,7 +43,7 @@ def alerts():
     query = load_args(alerts_query, request.args)
     days = current_app.config["EXPIRY_DAYS"]
     found = stock_alerts.alerts(db.session, date.today(), days, seen_warehouses())
-    if query["format"] == "csv":
+    if query["format"] != "html":
         return csv_response("alerts", [
             "alert", "id_warehouse", "product_code", "name", "lot", "date_exp", "days_left", "amount",
             "min_amount", "target_amount", "suggested_order"],

@@ -1,15 +1,13 @@
-"""What every page shares: amounts in templates, headers, error pages, paging and CSV answers.
+"""What every page shares: amounts in templates, headers, error pages, paging and file answers.
 
 The page modules beside this one (stock, documents, orders, stocktakings, movements) each hold
 the pages of one concern; they import from here, never from each other.
 """
 import base64
-import csv
-import io
 import json
 from datetime import date
 
-from flask import Response, abort, current_app, g, render_template, request, url_for
+from flask import Response, abort, current_app, g, render_template, request, stream_with_context, url_for
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -22,6 +20,7 @@ from stock.errors import ServiceError
 from stock import warehouses as warehouse_records
 from stock.quantities import from_milli
 from storage.db import db
+from transfer import exporting
 
 PER_PAGE = {"stock": 100, "documents": 25, "orders": 50, "stocktakings": 10, "products": 100,
             "customers": 100}
@@ -111,24 +110,30 @@ def encode_key(values) -> str:
     return base64.urlsafe_b64encode(text.encode()).decode().rstrip("=")
 
 
-def csv_url() -> str:
-    return url_for(request.endpoint, **{**request.args.to_dict(), "format": "csv", "page": None, "after": None})
+def csv_url(format: str = "csv") -> str:
+    """This page as a file to download (every row, no paging): csv or xlsx."""
+    return url_for(request.endpoint, **{**request.args.to_dict(), "format": format, "page": None, "after": None})
 
 
 def csv_response(name: str, header: list[str], rows) -> Response:
-    out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\r\n")
-    writer.writerow(header)
-    writer.writerows([_cell(value) for value in row] for row in rows)
-    return Response(out.getvalue(), mimetype="text/csv",
-                    headers={"Content-Disposition": f'attachment; filename="{name}.csv"'})
+    """The rows as a download in the format the address asks for (?format=csv or xlsx).
+
+    Written as it is sent (transfer/exporting.py): CSV is UTF-8 with a byte-order mark; XLSX
+    has numbers as numbers, dates as dates and a bold frozen header row. Text that begins
+    like a formula never runs as one.
+    """
+    format = request.args.get("format", "csv")
+    media, filename, pieces = exporting.export(name, header, rows, format if format in exporting.FORMATS else "csv")
+    return Response(stream_with_context(pieces), content_type=media,
+                    headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
-def _cell(value):
-    # A spreadsheet would run a text cell that begins like a formula.
-    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
-        return "'" + value
-    return value
+file_response = csv_response
+
+
+def day(text: str):
+    """A YYYY-MM-DD text as a date (a date cell in XLSX); "" stays ""."""
+    return date.fromisoformat(text) if text else ""
 
 
 def warehouses(query: dict) -> list[int]:

@@ -24,7 +24,7 @@ ADDRESS = ("street", "city", "zip", "country")
 def customers():
     """Customers by number; search by number, name, tax or VAT number, or city."""
     query = load_args(customers_query, request.args)
-    if query["format"] == "csv":
+    if query["format"] != "html":
         return csv_response("customers", ["id_customer", *FIELDS, *ADDRESS], (
             (c.id_customer, *(getattr(c, key) for key in FIELDS + ADDRESS))
             for c in catalog.search_customers(db.session, query["q"])))

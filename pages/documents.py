@@ -4,7 +4,7 @@ from datetime import date, timedelta
 from flask import g, render_template, request
 
 from pages import bp
-from pages.common import PER_PAGE, Pager, csv_response, warehouses
+from pages.common import PER_PAGE, Pager, csv_response, day, warehouses
 from pages.params import documents_query, load_args
 from pages.signin import signed_in
 from stock import catalog, records
@@ -23,13 +23,13 @@ def documents():
     date_from = query["date_from"] or min(date_to, date.today()) - timedelta(days=DOCUMENT_DAYS - 1)
     filters = {"id_warehouses": warehouses(query), "doc_direction": query["direction"],
                "date_from": date_from, "date_to": date_to}
-    if query["format"] == "csv":
+    if query["format"] != "html":
         docs = records.filter_documents(db.session, g.caller, filters, False)
         return csv_response("documents", [
             "ufid", "doc_number", "id_warehouse", "direction", "date", "id_customer", "item_number",
             "product_code", "name", "lot", "date_exp", "amount", "unit"], (
-            (d["ufid"], d["doc_number"], d["id_warehouse"], d["direction"], d["date"].isoformat(),
-             d["id_customer"], i["item_number"], i["product_code"], i["name"], i["lot"], i["date_exp"],
+            (d["ufid"], d["doc_number"], d["id_warehouse"], d["direction"], d["date"],
+             d["id_customer"], i["item_number"], i["product_code"], i["name"], i["lot"], day(i["date_exp"]),
              from_milli(i["amount_base_milli"]), i["unit"]) for d in docs for i in d["wh_doc_items"]))
     size = PER_PAGE["documents"]
     docs = records.filter_documents(db.session, g.caller, filters, False,

@@ -25,7 +25,7 @@ def movements():
     if (today.year - first.year) * 12 + today.month - first.month >= 10 * 12:
         raise Invalid("The chart shows at most ten years.", {"date_from": ["At most ten years back."]})
     rows = reports.overview_monthly_movement(db.session, g.caller, first)
-    if query["format"] == "csv":
+    if query["format"] != "html":
         return csv_response("movements", ["year", "month", "direction", "count"],
                             ((r["year"], r["month"], r["direction"], r["count"]) for r in rows))
     return render_template("movements.html", query=query, date_from=first, rows=rows,

@@ -1,8 +1,8 @@
 """The query parameters of the pages: one schema per page, as schemas/ has one per API shape.
 
-An empty form field counts as not given. Every page takes `format` (html or
-csv); the list pages `after` (where the page begins: pages/common.py Pager) and `page` (the
-number shown, 1 and up).
+An empty form field counts as not given. Every page takes `format` (html, csv or xlsx); the
+list pages `after` (where the page begins: pages/common.py Pager) and `page` (the number shown,
+1 and up).
 """
 import base64
 import binascii
@@ -14,7 +14,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 from stock.errors import Invalid
 
 Page = lambda: fields.Integer(load_default=1, validate=validate.Range(min=1, max=10**6))  # noqa: E731
-Format = lambda: fields.String(load_default="html", validate=validate.OneOf(["html", "csv"]))  # noqa: E731
+Format = lambda: fields.String(load_default="html", validate=validate.OneOf(["html", "csv", "xlsx"]))  # noqa: E731
 
 
 class Keyset(fields.Field):

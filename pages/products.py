@@ -31,7 +31,7 @@ STOCK_MONTHS = 12
 def products():
     """Products by code; search by code, name or any barcode."""
     query = load_args(products_query, request.args)
-    if query["format"] == "csv":
+    if query["format"] != "html":
         found = catalog.search_products(db.session, query["q"])
         return csv_response("products", [
             "product_code", "name", "active", "base_unit", "base_unit_barcode", "category", "lot_level",

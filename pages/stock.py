@@ -17,7 +17,7 @@ def stock_page():
     """Book stock by warehouse, product and lot; search by code or name; level switch."""
     query = load_args(stock_query, request.args)
     filters = {"level": query["level"], "id_warehouses": warehouses(query)}
-    if query["format"] == "csv":
+    if query["format"] != "html":
         rows = reports.inventory(db.session, g.caller, filters, search=query["q"])
         return csv_response("stock", ["id_warehouse", "product_code", "name", "lot", "amount", "unit"], (
             (r["id_warehouse"], r["product_code"], r["name"], r["lot"], from_milli(r["amount_milli"]), r["unit"])

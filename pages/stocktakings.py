@@ -2,7 +2,7 @@
 from flask import g, render_template, request
 
 from pages import bp
-from pages.common import PER_PAGE, Pager, csv_response
+from pages.common import PER_PAGE, Pager, csv_response, day
 from pages.params import load_args, stocktakings_query
 from pages.signin import signed_in
 from stock import reports
@@ -15,12 +15,12 @@ from storage.db import db
 def stocktakings():
     """Stocktakings with each count against the book stock, and the difference."""
     query = load_args(stocktakings_query, request.args)
-    if query["format"] == "csv":
+    if query["format"] != "html":
         found = reports.list_stocktakings(db.session, g.caller, False)
         return csv_response("stocktakings", [
             "id_warehouse", "date", "product_code", "name", "lot", "date_exp", "amount_real",
             "amount_snap", "amount_diff"], (
-            (s["id_warehouse"], s["date"].isoformat(), i["product_code"], i["name"], i["lot"], i["date_exp"],
+            (s["id_warehouse"], s["date"], i["product_code"], i["name"], i["lot"], day(i["date_exp"]),
              from_milli(i["amount_real_milli"]), from_milli(i["amount_snap_milli"]),
              from_milli(i["amount_diff_milli"])) for s in found for i in s["stocktaking_items"]))
     size = PER_PAGE["stocktakings"]

@@ -131,6 +131,10 @@ def openapi_path(rule) -> tuple[str, list[dict]]:
     parameters = [{"name": name, "in": "path", "required": True,
                    "schema": CONVERTED.get(converter, {"type": "string", "minLength": 1})}
                   for converter, name in PLACEHOLDER.findall(rule.rule)]
+    for parameter, (converter, _) in zip(parameters, PLACEHOLDER.findall(rule.rule)):
+        if converter.startswith("any("):  # one of a few words: the import's kinds
+            parameter["schema"] = {"type": "string",
+                                   "enum": [word.strip() for word in converter[4:-1].split(",")]}
     return PLACEHOLDER.sub(r"{\2}", rule.rule), parameters
 
 
@@ -148,7 +152,10 @@ def describe(name: str, view, declared, path_parameters: list[dict]) -> dict:
     }
     if declared.query.fields:
         operation["parameters"].append({"in": "query", "schema": declared.query})
-    if declared.body is not None:
+    if declared.body is not None and declared.body_type != "application/json":
+        # A file upload: the form's fields themselves, no "data" wrapper.
+        operation["requestBody"] = {"required": True, "content": {declared.body_type: {"schema": declared.body}}}
+    elif declared.body is not None:
         required = any(field.required for field in declared.body.fields.values())
         wrapper = Schema.from_dict({"data": fields.Nested(declared.body, required=required)},
                                    name=name.title().replace("_", "") + "Request")
@@ -156,10 +163,13 @@ def describe(name: str, view, declared, path_parameters: list[dict]) -> dict:
             "required": required,
             "content": {"application/json": {"schema": wrapper, "example": {"data": example["body"]}}},
         }
+    content = {"application/json": {"schema": declared.answer, "example": example["answer"]}}
+    if declared.answer_types != ("application/json",):
+        # A file: described by its media types; the example shows the text form.
+        content = {media: {"schema": {"type": "string", "format": "binary"}} for media in declared.answer_types}
+        content[declared.answer_types[0]]["example"] = example["answer"]
     operation["responses"][str(declared.status)] = {
-        "description": "Done." if declared.status != 200 else "The answer.",
-        "content": {"application/json": {"schema": declared.answer, "example": example["answer"]}},
-    }
+        "description": "Done." if declared.status != 200 else "The answer.", "content": content}
     statuses = set(SHARED_ERRORS) | set(declared.errors)
     if declared.role != "read":
         statuses.add(403)

@@ -138,6 +138,12 @@ EXAMPLES = {
         {"id": 42, "at": "2026-11-25T09:30:00Z", "who": "anna", "from": "192.168.1.20", "kind": "key.create",
          "record": "scanner-gate-2", "changes": {"role": [None, "scan"], "warehouses": [None, [1]],
                                                  "expires": [None, "2027-11-25T09:30:00Z"]}}]}},
+    "import_file": {"path": {"kind": "products"},
+                    "answer": {"item": {"created": 12, "updated": 3, "unchanged": 240, "errors": []}}},
+    "export_file": {"path": {"kind": "products"},
+                    "answer": "\ufeffproduct_code,name,active,base_unit,base_unit_barcode,category,lot_level,"
+                              "weight_brutto,weight_netto,weight_unit\r\n"
+                              "MILK-1L,Milk 1 l,1,pc,4006381333924,0,0,1.08,1.03,kg\r\n"},
     "list_reorder_levels": {"answer": {"list": [REORDER_LEVEL]}},
     "set_reorder_levels": {"body": [REORDER_LEVEL, {"id_warehouse": 2, "product_code": "MILK-1L",
                                                     "min_amount": 0, "target_amount": 0}],

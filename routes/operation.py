@@ -25,16 +25,21 @@ class Operation:
     answer: Schema | None = None
     status: int = 200
     errors: tuple = ()
+    # Where the body or the answer is a file, not JSON: its media types (an import, an export).
+    body_type: str = "application/json"
+    answer_types: tuple = ("application/json",)
 
 
 def operation(role: str, query: Schema | None = None, body: Schema | None = None,
-              answer: Schema | None = None, status: int = 200, errors: tuple = ()):
+              answer: Schema | None = None, status: int = 200, errors: tuple = (),
+              body_type: str = "application/json", answer_types: tuple = ("application/json",)):
     """Declare a /v1 view: its role, query, body and answer schemas and its own error statuses.
 
     Every view checks its query the same way: parameters it does not name are
     refused (422), as unknown body fields are; the loaded query is `query_args()`.
     """
-    declared = Operation(role, query or NO_QUERY, body, answer, status, tuple(errors))
+    declared = Operation(role, query or NO_QUERY, body, answer, status, tuple(errors), body_type,
+                         tuple(answer_types))
     # A product read comes by the thousand a minute: with no query and none required, no load.
     may_be_empty = not any(field.required for field in declared.query.fields.values())
 

@@ -10,6 +10,7 @@ may import marshmallow and stock.quantities, nothing else of the project
 - products, customers, warehouses, orders, batches, warehouse_docs, stocktakings, inventory,
   overview, keys, audit: the shapes of each resource, named as routes/ names them.
 - batch_items: a batch's scanned items, checked by a table of plain parsers.
+- transfer: an import's report and the queries of import and export (files, not JSON).
 - answers: the list/item/nothing wrappers of every answer, and the error body.
 
 The API document (routes/api_description.py) is generated from these schemas.
@@ -34,6 +35,8 @@ from schemas.inventory import (InventoryRowSchema, MovementRowSchema, inventory_
 from schemas.overview import (DocsAndStocktakingRowSchema, MonthlyMovementRowSchema,
                               docs_and_stocktaking_query_schema, docs_and_stocktaking_rows_schema, monthly_movement_query_schema,
                               monthly_movement_rows_schema)
+from schemas.transfer import (ImportReportSchema, export_query_schema, import_file_schema,
+                              import_query_schema)
 from schemas.answers import ErrorBodySchema, NothingSchema, listing, single
 from schemas.keys import KeyMadeSchema, KeySchema, key_create_schema, key_made_schema, keys_schema
 from schemas.audit import AuditEntrySchema, audit_entries_schema, audit_query_schema

@@ -2,6 +2,8 @@
 
 from marshmallow import Schema, fields, validate
 
+from schemas.transfer import ImportReportSchema
+
 
 def listing(item_schema: type, name: str) -> type:
     """The answer {"list": [...]} of a list or filter operation."""
@@ -33,3 +35,6 @@ class ErrorSchema(Schema):
 
 class ErrorBodySchema(Schema):
     error = fields.Nested(ErrorSchema, required=True)
+    # A refused import (POST /v1/import/{kind}) answers its report beside the error.
+    item = fields.Nested(ImportReportSchema, metadata={
+        "description": "Only on a refused import: its report, every error with its row and column."})

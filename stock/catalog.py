@@ -203,7 +203,21 @@ def import_products(session, rows: list[tuple[int, dict]], refused: dict | None 
                           {f"line {line}": refused[line] for line in sorted(refused)})
 
 
-def _create(session, fields: dict) -> None:
+def create_in(session, fields: dict, flush: bool = True) -> None:
+    """create_product's rules inside the caller's write transaction (an import of many).
+
+    flush=False leaves the new rows to the caller's next flush (an import flushes them a few
+    hundred at a time, and checks its own file for repeated codes and barcodes).
+    """
+    _create(session, fields, flush)
+
+
+def update_in(session, product_code: str, fields: dict) -> None:
+    """update_product's rules inside the caller's write transaction (an import of many)."""
+    _update(session, product_code, fields)
+
+
+def _create(session, fields: dict, flush: bool = True) -> None:
     # The body alone decides it here: answered before whether the product exists.
     _refuse_packaging_named_like_base(fields["base_unit"], [p["unit"] for p in fields["packaging"]])
     if session.get(Product, fields["product_code"]) is not None:
@@ -212,7 +226,8 @@ def _create(session, fields: dict) -> None:
     product = Product(product_code=fields["product_code"])
     _apply(session, product, fields)
     session.add(product)
-    _flush_or_conflict(session, fields["product_code"])
+    if flush:
+        _flush_or_conflict(session, fields["product_code"])
 
 
 def _update(session, product_code: str, fields: dict) -> None:
@@ -241,8 +256,9 @@ def _apply(session, product: Product, fields: dict) -> None:
         if key != "packaging":
             setattr(product, key, value)
     if "packaging" in fields:
-        product.packaging.clear()
-        session.flush()  # the old rows go before the new ones claim their unit names
+        if product.packaging:
+            product.packaging.clear()
+            session.flush()  # the old rows go before the new ones claim their unit names
         product.packaging.extend(
             Packaging(position=i, unit=p["unit"], amount_base_units_milli=p["amount_base_units_milli"],
                       barcode=p["barcode"])
@@ -275,16 +291,19 @@ def _check_barcodes(session, product_code: str, fields: dict, product: Product) 
                       {"data": {"packaging": ["Barcodes must differ between units."]}})
     if not barcodes:
         return
+    # Two lookups, each on its barcode index: one OR across the join read every packaging row,
+    # which an import of thousands of products paid once per product.
     clash = session.execute(
-        select(Product.product_code, Product.base_unit_barcode, Packaging.barcode).outerjoin(Packaging)
-        .where(Product.product_code != product_code)
-        .where(or_(Product.base_unit_barcode.in_(barcodes), Packaging.barcode.in_(barcodes)))
+        select(Product.product_code, Product.base_unit_barcode.label("barcode"))
+        .where(Product.product_code != product_code, Product.base_unit_barcode.in_(barcodes))
+        .union_all(select(Packaging.product_code, Packaging.barcode)
+                   .where(Packaging.product_code != product_code, Packaging.barcode.in_(barcodes)))
         .limit(1)
     ).first()
     if clash is not None:
         message = f"A barcode is already used by product {clash.product_code!r}."
         # Named for the office's form: the field holding the barcode taken.
-        field = "base_unit_barcode" if base and base in (clash.base_unit_barcode, clash.barcode) else "packaging"
+        field = "base_unit_barcode" if base and base == clash.barcode else "packaging"
         raise Conflict(message, {"data": {field: [message]}})
 
 
@@ -373,7 +392,12 @@ def save_customers(session, rows: list[dict]) -> None:
     """Insert or update customers by id_customer, all in one transaction."""
     with writing(session):
         for row in rows:
-            customer = session.get(Customer, row["id_customer"]) or Customer(id_customer=row["id_customer"])
-            for key, value in row.items():
-                setattr(customer, key, value)
-            session.add(customer)
+            put_customer(session, row)
+
+
+def put_customer(session, row: dict) -> None:
+    """Insert or update one customer by id_customer, in the caller's write transaction."""
+    customer = session.get(Customer, row["id_customer"]) or Customer(id_customer=row["id_customer"])
+    for key, value in row.items():
+        setattr(customer, key, value)
+    session.add(customer)

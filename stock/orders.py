@@ -25,39 +25,45 @@ CLOSED, IMPORTED, PROCESSING, BATCH_EXISTS = 0, 1, 2, 3
 def create_order(session, caller: Caller, fields: dict) -> None:
     """Import an order document (as schemas.order_create_schema loads it: every line has its
     direction); it starts in state 1 (imported)."""
-    lines = fields["items"]
     caller.require_warehouse(fields["id_warehouse"])
     # An order is changed only by writers of its warehouse (its batches, acquire).
     with writing(session, [fields["id_warehouse"]]):
-        if session.get(OrderDocument, fields["document_number"]) is not None:
-            raise Conflict(f"Order document {fields['document_number']!r} exists already.")
-        require_warehouse(session, fields["id_warehouse"])
-        errors = _check_order_products(session, lines)
-        if errors:
-            raise Invalid("The order document has invalid items.", {"data": {"items": errors}})
-        if fields["id_customer"] and session.get(Customer, fields["id_customer"]) is None:
-            raise Invalid(f"No customer {fields['id_customer']}.",
-                          {"data": {"id_customer": ["Unknown customer."]}})
-        settings = fields["batch_settings"]
-        session.add(OrderDocument(
-            document_number=fields["document_number"], description=fields["description"],
-            id_warehouse=fields["id_warehouse"], id_customer=fields["id_customer"],
-            expiration_limit=fields["expiration_limit"], state=IMPORTED,
-            # Both kept in the order the interface names them (R, V and I, O).
-            allowed_types=",".join(sorted(set(settings["allowed_types"]))),
-            allowed_directions=",".join(sorted(set(settings["allowed_directions"]))),
-            items=[OrderItem(
-                item_number=item["item_number"], product_code=item["product_code"], lot=item["lot"],
-                amount_ordered_milli=item["amount_ordered_milli"], amount_delivered_milli=0,
-                direction=item["direction"], wplace=json.dumps(item["wplace"]),
-                note=item["meta"]["note"],
-            ) for item in lines],
-        ))
-        try:
-            session.flush()
-        except IntegrityError:
-            # Imported meanwhile for another warehouse (PostgreSQL): the key decided.
-            raise Conflict(f"Order document {fields['document_number']!r} exists already.") from None
+        add_order(session, fields)
+
+
+def add_order(session, fields: dict) -> None:
+    """create_order's rules inside the caller's write transaction (an import of many orders);
+    the caller has checked that the key may act in the order's warehouse."""
+    lines = fields["items"]
+    if session.get(OrderDocument, fields["document_number"]) is not None:
+        raise Conflict(f"Order document {fields['document_number']!r} exists already.")
+    require_warehouse(session, fields["id_warehouse"])
+    errors = _check_order_products(session, lines)
+    if errors:
+        raise Invalid("The order document has invalid items.", {"data": {"items": errors}})
+    if fields["id_customer"] and session.get(Customer, fields["id_customer"]) is None:
+        raise Invalid(f"No customer {fields['id_customer']}.",
+                      {"data": {"id_customer": ["Unknown customer."]}})
+    settings = fields["batch_settings"]
+    session.add(OrderDocument(
+        document_number=fields["document_number"], description=fields["description"],
+        id_warehouse=fields["id_warehouse"], id_customer=fields["id_customer"],
+        expiration_limit=fields["expiration_limit"], state=IMPORTED,
+        # Both kept in the order the interface names them (R, V and I, O).
+        allowed_types=",".join(sorted(set(settings["allowed_types"]))),
+        allowed_directions=",".join(sorted(set(settings["allowed_directions"]))),
+        items=[OrderItem(
+            item_number=item["item_number"], product_code=item["product_code"], lot=item["lot"],
+            amount_ordered_milli=item["amount_ordered_milli"], amount_delivered_milli=0,
+            direction=item["direction"], wplace=json.dumps(item["wplace"]),
+            note=item["meta"]["note"],
+        ) for item in lines],
+    ))
+    try:
+        session.flush()
+    except IntegrityError:
+        # Imported meanwhile for another warehouse (PostgreSQL): the key decided.
+        raise Conflict(f"Order document {fields['document_number']!r} exists already.") from None
 
 
 def _check_order_products(session, items: list[dict]) -> dict[int, dict]:

@@ -7,7 +7,7 @@ collected for every row before anything changes, so that an import can name ever
 """
 from sqlalchemy import select
 
-from models import Product, ReorderLevel
+from models import Product, ReorderLevel, Warehouse
 from stock.api_keys import Caller
 from stock.audit import Actor, record
 from stock.errors import Invalid
@@ -29,12 +29,16 @@ def reorder_level_problems(session, rows: list[dict]) -> dict[int, dict[str, lis
     """{row index: {field: [message]}} for each row the rules refuse; {} when all may be set."""
     codes = {row["product_code"] for row in rows}
     known = set(session.scalars(select(Product.product_code).where(Product.product_code.in_(codes))))
+    active = set(session.scalars(select(Warehouse.id_warehouse).where(
+        Warehouse.id_warehouse.in_({row["id_warehouse"] for row in rows}), Warehouse.active == 1)))
     problems: dict[int, dict[str, list[str]]] = {}
     seen: dict[tuple[int, str], int] = {}
     for index, row in enumerate(rows):
         pair = (row["id_warehouse"], row["product_code"])
         if row["product_code"] not in known:
             problems.setdefault(index, {})["product_code"] = [f"No product {row['product_code']!r}."]
+        if row["min_amount_milli"] and row["id_warehouse"] not in active:  # a removal needs none
+            problems.setdefault(index, {})["id_warehouse"] = [f"No active warehouse {row['id_warehouse']}."]
         if row["min_amount_milli"] < 0:
             problems.setdefault(index, {})["min_amount"] = ["Must not be negative."]
         elif row["min_amount_milli"] and row["target_amount_milli"] < row["min_amount_milli"]:

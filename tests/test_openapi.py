@@ -8,9 +8,9 @@ from openapi_spec_validator import validate
 
 from schemas import BATCH_ITEM_FIELDS, BatchItemCreateSchema
 
-# The 20 of interface.md; DESIGN 16: keys and the audit trail; 17: warehouses; 18: customers, barcodes, orders;
-# 20: reorder levels, alerts, webhooks.
-OPERATIONS = 38
+# The 20 of interface.md; DESIGN 16: keys and the audit trail; 17: warehouses; 18: customers, barcodes,
+# orders; 19: import and export; 20: reorder levels, alerts, webhooks.
+OPERATIONS = 40
 SHARED = {"401", "422", "500", "503", "507"}
 
 
@@ -96,9 +96,10 @@ def test_the_error_body_schema_holds_an_error_the_service_gives(client, document
 def test_every_operation_has_an_example_that_fits_its_own_schemas(document):
     for path, method, operation in operations(document):
         [(status, success)] = [(s, r) for s, r in operation["responses"].items() if s.startswith("2")]
-        answer = success["content"]["application/json"]
+        # An export answers a file (its example is the CSV's text); the rest answer JSON.
+        [answer] = [content for content in success["content"].values() if "example" in content]
         validator(document, answer["schema"]).validate(answer["example"])
-        if "requestBody" in operation:
+        if "requestBody" in operation and "application/json" in operation["requestBody"]["content"]:
             body = operation["requestBody"]["content"]["application/json"]
             validator(document, body["schema"]).validate(body["example"])
         for parameter in operation["parameters"]:
@@ -117,6 +118,17 @@ def test_the_batch_item_table_is_the_schemas_fields(document):
     assert set(described["required"]) == {"product_code", "amount", "unit"}
     assert document["components"]["schemas"]["BatchCreate"]["properties"]["batch_items"]["items"] == {
         "$ref": "#/components/schemas/BatchItemCreate"}
+
+
+def test_the_import_takes_a_multipart_file_and_the_export_answers_files(document):
+    upload = document["paths"]["/v1/import/{kind}"]["post"]
+    form = upload["requestBody"]["content"]["multipart/form-data"]["schema"]
+    described = document["components"]["schemas"][form["$ref"].rsplit("/", 1)[-1]]
+    assert described["properties"]["file"]["format"] == "binary" and described["required"] == ["file"]
+    [kind] = [p for p in upload["parameters"] if p["name"] == "kind"]
+    assert kind["schema"]["enum"] == ["products", "packaging", "customers", "orders", "reorder_levels"]
+    export = document["paths"]["/v1/export/{kind}"]["get"]["responses"]["200"]["content"]
+    assert set(export) == {"text/csv", "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"}
 
 
 def test_the_query_parameters_are_described(document):
