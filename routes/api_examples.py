@@ -40,6 +40,10 @@ KEY = {"name": "scanner-gate-2", "role": "scan", "warehouses": [1], "created": "
        "expires": "2027-11-25T09:30:00Z", "last_used": "2026-11-25T10:02:00Z", "last_used_from": "192.168.1.31",
        "revoked": ""}
 
+REORDER_LEVEL = {"id_warehouse": 1, "product_code": "MILK-1L", "min_amount": 120, "target_amount": 480}
+HOOK_EVENTS = ["batch.booked", "stock.low"]
+HOOK_URL = "https://erp.example.com/hooks/warehouse"
+
 EXAMPLES = {
     "list_products": {"answer": {"list": [MILK]}},
     "view_product": {"path": {"product_code": "MILK-1L"}, "answer": {"item": MILK}},
@@ -140,4 +144,21 @@ EXAMPLES = {
                     "answer": "\ufeffproduct_code,name,active,base_unit,base_unit_barcode,category,lot_level,"
                               "weight_brutto,weight_netto,weight_unit\r\n"
                               "MILK-1L,Milk 1 l,1,pc,4006381333924,0,0,1.08,1.03,kg\r\n"},
+    "list_reorder_levels": {"answer": {"list": [REORDER_LEVEL]}},
+    "set_reorder_levels": {"body": [REORDER_LEVEL, {"id_warehouse": 2, "product_code": "MILK-1L",
+                                                    "min_amount": 0, "target_amount": 0}],
+                           "answer": {}},
+    "list_alerts": {"answer": {"item": {
+        "low_stock": [{"id_warehouse": 1, "product_code": "MILK-1L", "name": "Milk 1 l", "amount": 84,
+                       "min_amount": 120, "target_amount": 480, "suggested_order": 396}],
+        "expiring": [{"id_warehouse": 1, "product_code": "MILK-1L", "lot": "L2611", "date_exp": "2026-11-28",
+                      "amount": 36, "days_left": 3}]}}},
+    "add_webhook": {"body": {"url": HOOK_URL, "events": HOOK_EVENTS},
+                    "answer": {"item": {"id": 1, "url": HOOK_URL, "events": HOOK_EVENTS,
+                                        "secret": "whsec_3f9c2a7d41b8e6052c9d1a7e4b3f8c6d2e1a0b9c8d7e6f5a"}}},
+    "list_webhooks": {"answer": {"list": [{"id": 1, "url": HOOK_URL, "events": HOOK_EVENTS,
+                                           "created": "2026-11-25T09:30:00Z",
+                                           "last_delivery": "2026-11-25T10:02:00Z", "last_status": 200,
+                                           "pending": 0}]}},
+    "delete_webhook": {"path": {"webhook_id": 1}, "answer": {}},
 }

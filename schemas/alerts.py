@@ -2,6 +2,11 @@
 from marshmallow import Schema, fields, validate
 
 from schemas.fields import BIGINT_MAX, Int, Name, Quantity, Text
+from schemas.keys import UTC_TIME
+
+# A best-before as the alerts give it (always a date: only lots that have one are listed).
+BEST_BEFORE = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date",
+               "example": "2026-11-28"}
 
 
 class ReorderLevelSchema(Schema):
@@ -18,6 +23,8 @@ reorder_levels_schema = ReorderLevelSchema(many=True)
 
 
 class LowStockSchema(Schema):
+    """A product whose stock in a warehouse is below its min_amount; suggested_order = target - amount."""
+
     id_warehouse = fields.Integer()
     product_code = fields.String()
     name = fields.String()
@@ -28,15 +35,19 @@ class LowStockSchema(Schema):
 
 
 class ExpiringSchema(Schema):
+    """A lot in stock whose best-before is within the expiry window or past."""
+
     id_warehouse = fields.Integer()
     product_code = fields.String()
     lot = fields.String()
-    date_exp = fields.String()
+    date_exp = fields.String(metadata=BEST_BEFORE)
     amount = Quantity(attribute="amount_milli")
-    days_left = fields.Integer()
+    days_left = fields.Integer(metadata={"description": "Days to the best-before; negative once past."})
 
 
 class AlertsSchema(Schema):
+    """What is low and what is expiring, in the warehouses the key may see."""
+
     low_stock = fields.List(fields.Nested(LowStockSchema))
     expiring = fields.List(fields.Nested(ExpiringSchema))
 
@@ -45,29 +56,37 @@ alerts_schema = AlertsSchema()
 
 
 class WebhookCreateSchema(Schema):
+    """A receiver to add: where to post, and which events."""
+
     url = fields.String(required=True, validate=[
         validate.Length(max=2000), validate.URL(schemes={"http", "https"}, require_tld=False)])
-    events = fields.List(Text(), required=True, validate=validate.Length(min=1))
+    events = fields.List(Text(), required=True, validate=validate.Length(min=1), metadata={
+        "description": "Any of batch.booked, stock.low, lot.expiring, order.closed, stocktaking.booked."})
 
 
 webhook_create_schema = WebhookCreateSchema()
 
 
 class WebhookCreatedSchema(Schema):
+    """The receiver added, with the secret that signs what it is sent: shown this once."""
+
     id = fields.Integer()
     url = fields.String()
     events = fields.List(fields.String())
-    secret = fields.String()
+    secret = fields.String(metadata={"description": "Keys the Warehouse-Signature HMAC; never shown again."})
 
 
 class WebhookSchema(Schema):
+    """A receiver as listed: never its secret."""
+
     id = fields.Integer()
     url = fields.String()
     events = fields.List(fields.String())
-    created = fields.Function(lambda hook: utc_text(hook["created"]))
-    last_delivery = fields.Function(lambda hook: utc_text(hook["last_delivery"]))
-    last_status = fields.Integer()
-    pending = fields.Integer()
+    created = fields.Function(lambda hook: utc_text(hook["created"]), metadata=UTC_TIME)
+    last_delivery = fields.Function(lambda hook: utc_text(hook["last_delivery"]),
+                                    metadata={**UTC_TIME, "description": "Empty if nothing was sent yet."})
+    last_status = fields.Integer(metadata={"description": "The HTTP status of the last answer; 0 for none."})
+    pending = fields.Integer(metadata={"description": "Events waiting to be sent to it."})
 
 
 webhooks_schema = WebhookSchema(many=True)

@@ -31,8 +31,15 @@ def create_webhook(session, actor: Actor, url: str, events: list[str]) -> dict:
     return answer
 
 
+# Webhook ids are an INTEGER column: on PostgreSQL a larger number is refused by the database
+# (a 500) rather than found missing, so it is answered here as the receiver it cannot be.
+WEBHOOK_ID_MAX = 2**31 - 1
+
+
 def delete_webhook(session, actor: Actor, webhook_id: int) -> None:
     """Remove a receiver and its deliveries (what was not sent yet is not sent)."""
+    if not 0 < webhook_id <= WEBHOOK_ID_MAX:
+        raise NotFound(f"No webhook {webhook_id}.")
     with writing(session, []):
         hook = session.get(Webhook, webhook_id)
         if hook is None:

@@ -25,12 +25,15 @@ EVERY_OPERATION = [
     ("GET", "/v1/keys/"), ("POST", "/v1/keys/"), ("DELETE", "/v1/keys/scanner-1"), ("GET", "/v1/audit/"),
     ("GET", "/v1/warehouses/"), ("POST", "/v1/warehouses/"), ("POST", "/v1/warehouses/1"),
     ("POST", "/v1/import/products"), ("GET", "/v1/export/products"),
+    # DESIGN 20: reorder levels, alerts, webhooks.
+    ("GET", "/v1/reorder_levels/"), ("PUT", "/v1/reorder_levels/"), ("GET", "/v1/alerts/"),
+    ("POST", "/v1/webhooks/"), ("GET", "/v1/webhooks/"), ("DELETE", "/v1/webhooks/1"),
 ]
 
 
 def test_the_list_names_every_operation_of_the_app(app):
     assert len(EVERY_OPERATION) == len([rule for rule in app.url_map.iter_rules()
-                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 34
+                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 40
 
 
 @pytest.mark.parametrize("method, path", EVERY_OPERATION)
