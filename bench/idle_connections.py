@@ -1,4 +1,4 @@
-"""Scenario i: a fresh client's request while 400 idle connections are open (DESIGN 22).
+"""Scenario k: a fresh client's request while 400 idle connections are open (DESIGN 22).
 
 Scanners that lost the Wi-Fi mid-request, or a port scan, leave connections open that send
 nothing. The same fresh request (a new connection, GET /v1/products/ with a key) is timed
@@ -46,9 +46,9 @@ def open_idle(port: int, count: int) -> list[socket.socket]:
     return opened
 
 
-def scenario_i(ctx):
+def scenario_k(ctx):
     """Fresh request p99 with 400 idle connections open vs none: ms."""
-    what = f"i. fresh request p99, {I_IDLE} idle connections open vs none"
+    what = f"k. fresh request p99, {I_IDLE} idle connections open vs none"
     if not ctx.has_service:
         ctx.add(Row(what, "ms", None, None, I_GOAL_MS, I_FLOOR_MS, False, absolute=True))
         return

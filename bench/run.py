@@ -3,7 +3,7 @@
 Every ratio compares two figures taken in this run on this machine, so the table means the
 same on a laptop and on CI. Usage (from the repo root):
 
-    .venv/bin/python bench/run.py [--only abcdeghijp] [--seed-batches 200] [--keep-tmp]
+    .venv/bin/python bench/run.py [--only abcdeghijkmpwx] [--seed-batches 200] [--keep-tmp]
 
 g and j need the PostgreSQL server at 127.0.0.1:5432; i builds its five-year depot once and
 keeps it in <temp dir>/warehouse-bench-cache/ (docs/performance-growth.md).
@@ -45,8 +45,8 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "h": scenarios.scenario_h,
     "i": five_years.scenario_i,
     "j": processes.scenario_j,
-    "k": idle_connections.scenario_i,
-    "m": imports.scenario_i,
+    "k": idle_connections.scenario_k,
+    "m": imports.scenario_m,
     "w": stock_warnings.scenario_w,
     "x": stock_warnings.scenario_x,
     "p": paper.scenario_p,
