@@ -129,6 +129,8 @@ def test_office_signs_in_visits_every_page_filters_downloads_and_sees_the_chart(
     assert names[:2] == ["all", "Main"] and len(names) >= 3
     warehouse.select_option(label=names[2])
     page.get_by_role("button", name="Show").click()
+    expect(page).to_have_url(re.compile(r"warehouse=\d"))  # the filtered page, not the one before it
+    expect(page.locator("#stock tbody tr td:nth-child(1)").first).to_have_text(names[2])
     shown = page.locator("#stock tbody tr td:nth-child(1)").all_inner_texts()
     assert shown and set(shown) == {names[2]}
 
