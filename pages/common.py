@@ -128,8 +128,6 @@ def csv_response(name: str, header: list[str], rows) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
-file_response = csv_response
-
 
 def day(text: str):
     """A YYYY-MM-DD text as a date (a date cell in XLSX); "" stays ""."""

@@ -12,12 +12,11 @@ import secrets
 import tempfile
 import time
 
-from flask import Response, abort, current_app, g, render_template, request, session, stream_with_context
+from flask import Response, abort, g, render_template, request, session, stream_with_context
 
-from identity import client_address
 from pages import bp
+from pages.common import page_actor
 from pages.signin import check_form_post, signed_in
-from stock.audit import Actor
 from storage.db import db
 from transfer import exporting, importing
 
@@ -55,7 +54,7 @@ def import_post():
         if not os.path.exists(path):
             return _page(error="The checked file is no longer here: upload it again.", status=409)
         with open(path, "rb") as file:
-            report = importing.run(db.session, kept["kind"], file, kept["name"], actor=_actor(), caller=g.caller)
+            report = importing.run(db.session, kept["kind"], file, kept["name"], actor=page_actor(), caller=g.caller)
         if not report.errors:
             _forget(kept)
         return _page(kind=kept["kind"], name=kept["name"], report=report, applied=not report.errors)
@@ -113,10 +112,6 @@ def _lines(report) -> list[dict]:
         by_row.setdefault(error["row"], {"row": error["row"], "record": "", "outcome": "", "errors": []})[
             "errors"].append(error)
     return [by_row[row] for row in sorted(by_row)]
-
-
-def _actor() -> Actor:
-    return Actor(g.caller.name, client_address(request.environ, current_app.config.get("TRUSTED_PROXY")))
 
 
 def _forget(kept: dict) -> None:

@@ -7,6 +7,7 @@ from stock import audit
 from stock.audit import Actor
 from stock.errors import Conflict, Invalid, NotFound, ServiceError
 from stock.quantities import from_milli
+from stock.text_search import ascii_lower, folded_column
 from storage.db import reading, writing
 
 PRODUCT_COLUMNS = (
@@ -162,22 +163,12 @@ def count_products(session, text: str = "") -> int:
 def _searched_products(session, query, text: str):
     if not text:
         return query
-    fold, folded = _folding(session), _folded(text)
+    folded = ascii_lower(text)
     by_packaging = select(Packaging.product_code).where(Packaging.barcode == text)
-    return query.where(or_(fold(Product.product_code).contains(folded, autoescape=True),
-                           fold(Product.name).contains(folded, autoescape=True),
+    return query.where(or_(folded_column(session, Product.product_code).contains(folded, autoescape=True),
+                           folded_column(session, Product.name).contains(folded, autoescape=True),
                            Product.base_unit_barcode == text,
                            Product.product_code.in_(by_packaging)))
-
-
-def _folding(session):
-    """Lower case that folds ASCII letters only, alike on both databases."""
-    postgresql = session.get_bind().dialect.name == "postgresql"
-    return (lambda column: func.lower(column.collate("C"))) if postgresql else func.lower
-
-
-def _folded(text: str) -> str:
-    return "".join(ch.lower() if ch.isascii() else ch for ch in text)
 
 
 def import_products(session, rows: list[tuple[int, dict]], refused: dict | None = None) -> None:
@@ -346,8 +337,8 @@ def count_customers(session, text: str = "") -> int:
 def _searched_customers(session, query, text: str):
     if not text:
         return query
-    fold, folded = _folding(session), _folded(text)
-    matches = [fold(column).contains(folded, autoescape=True)
+    folded = ascii_lower(text)
+    matches = [folded_column(session, column).contains(folded, autoescape=True)
                for column in (Customer.name, Customer.tax_id, Customer.vat_number, Customer.city,
                               Customer.registration_number)]
     if text.isdigit() and len(text) < 19:

@@ -16,6 +16,7 @@ from stock.audit import Actor
 from stock.errors import Conflict, Invalid, NotFound, item_errors
 from stock.policy import Policy
 from stock.quantities import from_milli, within_places
+from stock.text_search import ascii_lower, folded_column
 from stock.warehouses import require_warehouse
 from storage.db import utc_now, writing
 
@@ -204,20 +205,10 @@ def _searched_orders(session, query, newest, caller, states, id_warehouse, id_cu
     if id_customer is not None:
         query = query.where(OrderDocument.id_customer == id_customer)
     if text:
-        folded = folded_text(text)
+        folded = ascii_lower(text)
         query = query.where(or_(*(folded_column(session, column).contains(folded, autoescape=True)
                                   for column in (OrderDocument.document_number, OrderDocument.description))))
     return query
-
-
-def folded_column(session, column):
-    """The column in lower case, folding ASCII letters only on both databases (as reports does)."""
-    postgresql = session.get_bind().dialect.name == "postgresql"
-    return func.lower(column.collate("C")) if postgresql else func.lower(column)
-
-
-def folded_text(text: str) -> str:
-    return "".join(ch.lower() if ch.isascii() else ch for ch in text)
 
 
 def closing(session, document_number: str) -> dict | None:

@@ -15,6 +15,7 @@ from models import (Balance, Customer, Product, Stocktaking, StocktakingItem, Wa
                     WarehouseDocumentItem)
 from stock.api_keys import Caller
 from stock.records import in_warehouses, within
+from stock.text_search import ascii_lower, folded_column
 
 
 # --- stocktakings ---------------------------------------------------------------------------
@@ -107,7 +108,7 @@ def _inventory_query(session, caller: Caller, filters: dict, search: str):
     if filters.get("product_code"):
         query = query.where(Balance.product_code == filters["product_code"])
     if search:
-        query = query.where(or_(*(_folded(session, column).contains(_ascii_lower(search), autoescape=True)
+        query = query.where(or_(*(folded_column(session, column).contains(ascii_lower(search), autoescape=True)
                                   for column in (Balance.product_code, Product.name))))
     if level == 0:
         query = (query.group_by(Balance.id_warehouse, Balance.product_code, Product.name,
@@ -117,20 +118,6 @@ def _inventory_query(session, caller: Caller, filters: dict, search: str):
         # Codes and lots sort by code point on both databases (models.Code).
         query = query.where(amount != 0).order_by(Balance.id_warehouse, Balance.product_code, Balance.lot)
     return query
-
-
-def _folded(session, column):
-    """The column in lower case, folding ASCII letters only on both databases.
-
-    PostgreSQL's lower() follows the collation (and would fold "Ä" where SQLite
-    does not); under "C" it folds ASCII alone, as SQLite's lower() does.
-    """
-    postgresql = session.get_bind().dialect.name == "postgresql"
-    return func.lower(column.collate("C")) if postgresql else func.lower(column)
-
-
-def _ascii_lower(text: str) -> str:
-    return "".join(ch.lower() if ch.isascii() else ch for ch in text)
 
 
 # --- movements ------------------------------------------------------------------------------
