@@ -37,6 +37,8 @@ _NEXT_NUMBER = {  # by dialect: the upsert is written in each one's own words
 
 # The transaction's note (db.notes_of): the documents it opened and has not numbered yet, in order.
 _UNNUMBERED = "warehouse_unnumbered_documents"
+# {document id: doc_number} of the documents this transaction numbered (its events carry them).
+NUMBERED = "warehouse_numbered_documents"
 
 
 def new_document(session, id_warehouse: int, direction: str, day: date, created: date,
@@ -71,8 +73,10 @@ def number_documents(session) -> None:
         return
     session.flush()  # every other change first: from here to the commit every booking waits
     connection = session.connection()
+    given = notes_of(session).setdefault(NUMBERED, {})
     for document_id, direction, year in opened:
         doc_number = next_number(session, "doc_number")
+        given[document_id] = doc_number
         serial = next_number(session, f"ufid:{direction}:{year}")
         numbered = connection.execute(_NUMBER_DOCUMENT, {
             "document_id": document_id, "number": doc_number, "serial": f"{direction}-{year}-{serial:06d}"})

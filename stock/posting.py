@@ -17,14 +17,14 @@ from sqlalchemy.exc import IntegrityError
 from models import Batch, BatchExtra, BatchItem, Packaging, Product, Stocktaking, WarehouseDocument
 from stock.api_keys import Caller
 from stock import outbox
-from stock.balances import add_document_lines_of_batch, change_balances, keep_best_before, new_document
+from stock.balances import NUMBERED, add_document_lines_of_batch, change_balances, keep_best_before, new_document
 from stock.errors import Conflict, item_errors
 from stock.orders import fill_order, order_for_batch
 from stock.policy import Policy, refuse_far_future
 from stock.quantities import LIMIT, SCALE, from_milli, within_places
 from stock.stocktaking import count_stock
 from stock.warehouses import require_warehouse
-from storage.db import before_commit, insert_tuples, writing
+from storage.db import before_commit, insert_tuples, notes_of, writing
 
 
 def batch_digest(batch: dict) -> str:
@@ -168,8 +168,11 @@ def _note_booking(session, settings: dict, day: date, document_ids: list[int]) -
     Run as a last step before the commit, after its documents got their numbers (stock/balances.py
     number_documents), which the events carry.
     """
-    numbers = {document_id: number for document_id, number in session.execute(
-        select(WarehouseDocument.id, WarehouseDocument.doc_number).where(WarehouseDocument.id.in_(document_ids)))}
+    numbers = notes_of(session).get(NUMBERED, {})
+    earlier = [document_id for document_id in document_ids if document_id not in numbers]
+    if earlier:  # a recount that kept the adjustment documents of the day's first count
+        numbers = {**numbers, **dict(session.execute(select(WarehouseDocument.id, WarehouseDocument.doc_number)
+                                                     .where(WarehouseDocument.id.in_(earlier))).all())}
     doc_numbers = [numbers[document_id] for document_id in document_ids]
     booked = {"batch_number": settings["batch_number"], "id_warehouse": settings["id_warehouse"],
               "direction": settings["direction"], "type": settings["type"], "date": day.isoformat(),

@@ -38,6 +38,17 @@ def test_a_count_also_writes_stocktaking_booked(session, catalog_products, scann
     assert found[2][1] == {"id_warehouse": 1, "date": TODAY.isoformat(), "batch_number": 2, "doc_numbers": [2]}
 
 
+def test_a_second_count_of_the_day_names_the_documents_it_keeps(session, catalog_products, scanner):
+    """The day's adjustment document was numbered by the first count's transaction: the second
+    count's events still carry its number."""
+    scanner.book("R", "I", [item("P1", 5)])
+    scanner.count(("P1", 3))
+    scanner.count(("P2", 0))
+    found = events(session)
+    assert [name for name, _ in found][-2:] == ["batch.booked", "stocktaking.booked"]
+    assert found[-1][1]["doc_numbers"] == found[-2][1]["doc_numbers"] == [2]
+
+
 def test_a_refused_booking_and_a_retry_write_none(session, catalog_products, scanner):
     body = scanner.book("R", "I", [item("P1", 5)])
     assert scanner.post(body) is False  # the retry
