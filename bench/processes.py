@@ -6,14 +6,19 @@ post 100-item goods-in batches for J_SECONDS, client k into warehouse k+1 throug
 k mod N: warehouses book in parallel, each always through the same process. The figure is
 batches booked per second; the row sets 4 processes against 1 (the issue's aim: at least
 2.5x). The clients run in this process: on a small machine they take CPU from the services,
-which the note on the machine's cores should be read with.
+which the note on the machine's cores should be read with: the row also counts the CPU time the
+services, PostgreSQL and the clients used in the timed window, and from the run with one process
+the most that more processes could gain on this machine (its cores over the cores one process
+already kept busy).
 """
 import contextlib
+import os
+from pathlib import Path
 import threading
 import time
 
 import server
-from load import batch_body, batch_lines, create_products, day, encode
+from load import batch_body, batch_lines, create_products, create_warehouses, day, encode
 from many_depots import PG_URL, pg_schema
 from report import Row
 
@@ -30,10 +35,15 @@ def scenario_j(ctx, url=PG_URL):
     if not ctx.has_service:
         ctx.add(Row(what, "/s", None, None, J_GOAL, J_FLOOR, True))
         return
-    rates = {count: _throughput(ctx, url, count) for count in J_PROCESSES}
-    for count, rate in rates.items():
+    runs = {count: _throughput(ctx, url, count) for count in J_PROCESSES}
+    rates = {count: rate for count, (rate, _cores) in runs.items()}
+    for count, (rate, cores) in runs.items():
         ctx.note(f"j: {count} process(es): {rate:.1f} batches/s of {J_ITEMS} items "
-                 f"({rate / rates[1]:.2f}x one process)")
+                 f"({rate / rates[1]:.2f}x one process); cores busy: services {cores['services']:.2f}, "
+                 f"PostgreSQL {cores['postgres']:.2f}, clients {cores['clients']:.2f}")
+    busy_with_one = sum(runs[1][1].values())
+    ctx.note(f"j: this machine has {os.cpu_count()} cores and one process kept {busy_with_one:.2f} of them "
+             f"busy: more processes can gain at most {os.cpu_count() / busy_with_one:.2f}x here")
     ctx.add(Row(what, "/s", rates[4], rates[1], J_GOAL, J_FLOOR, True))
 
 
@@ -45,6 +55,7 @@ def _throughput(ctx, url, count) -> float:
                     for n in range(count)]
         with server.Client(services[0].port, ctx.key) as first:
             create_products(first, J_PRODUCTS)
+            create_warehouses(first, range(2, J_CLIENTS + 1))
         lines = batch_lines(J_ITEMS, J_PRODUCTS, 0)
         booked = [0] * J_CLIENTS
         errors = []
@@ -77,13 +88,50 @@ def _throughput(ctx, url, count) -> float:
         threads = [threading.Thread(target=client, args=(k,), daemon=True) for k in range(J_CLIENTS)]
         for thread in threads:
             thread.start()
-        barrier.wait(timeout=60)
+        pids = [service.pid for service in services]
+        cpu_before = _cpu_seconds(pids), _cpu_seconds(_postgres_pids()), time.process_time()
+        try:
+            barrier.wait(timeout=60)
+        except threading.BrokenBarrierError:
+            stop.set()
+            for thread in threads:
+                thread.join(timeout=60)
+            raise (errors or [RuntimeError("the clients did not start within 60 s")])[0] from None
         started = time.monotonic()
         time.sleep(J_SECONDS)
         stop.set()
         elapsed = time.monotonic() - started
+        cpu_after = _cpu_seconds(pids), _cpu_seconds(_postgres_pids()), time.process_time()
         for thread in threads:
             thread.join(timeout=60)
         if errors:
             raise errors[0]
-    return sum(booked) / elapsed
+    cores = {name: (after - before) / elapsed
+             for name, before, after in zip(("services", "postgres", "clients"), cpu_before, cpu_after)}
+    return sum(booked) / elapsed, cores
+
+
+def _cpu_seconds(pids) -> float:
+    """User and system CPU seconds the processes have used (a process gone meanwhile counts 0)."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    total = 0.0
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += (int(fields[11]) + int(fields[12])) / ticks  # utime, stime
+    return total
+
+
+def _postgres_pids() -> list[int]:
+    """The PostgreSQL server's processes on this machine (its backends do the bookings' SQL)."""
+    pids = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if (entry / "comm").read_text().strip() == "postgres":
+                    pids.append(int(entry.name))
+            except OSError:
+                continue
+    return pids

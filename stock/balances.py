@@ -179,6 +179,11 @@ def keep_best_before(session, lines) -> None:
 
     Kept here, in the booking's transaction, so that the alerts and the pick list read one row per
     lot instead of the goods-in history. Lines without a date change nothing.
+
+    Only a lot that is new, or whose date comes earlier, is written: the rows are shared by every
+    warehouse, and on PostgreSQL a row written stays locked until the commit, so writing each
+    one again would make depots that receive the same products book one after another.
+    A date read here can only move earlier meanwhile, so a row left alone stays right.
     """
     earliest: dict[tuple[str, str], str] = {}
     for line in lines:
@@ -190,6 +195,11 @@ def keep_best_before(session, lines) -> None:
     if not earliest:
         return
     connection = session.connection()
+    kept = dict(((code, lot), day) for code, lot, day in connection.execute(
+        _BEST_BEFORE_OF, {"codes": list({code for code, _ in earliest})}))
+    changed = sorted((key, day) for key, day in earliest.items() if key not in kept or day < kept[key])
+    if not changed:
+        return
     quote = connection.dialect.identifier_preparer.quote
     mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
     table = quote(BestBefore.__tablename__)
@@ -198,4 +208,8 @@ def keep_best_before(session, lines) -> None:
         f"INSERT INTO {table} (product_code, lot, date_exp, expiring_notified) VALUES ({mark}, {mark}, {mark}, '') "
         f"ON CONFLICT (product_code, lot) DO UPDATE SET date_exp = CASE WHEN excluded.date_exp < {table}.date_exp "
         f"THEN excluded.date_exp ELSE {table}.date_exp END",
-        [(code, lot, day) for (code, lot), day in sorted(earliest.items())])
+        [(code, lot, day) for (code, lot), day in changed])
+
+
+_BEST_BEFORE_OF = (select(BestBefore.product_code, BestBefore.lot, BestBefore.date_exp)
+                   .where(BestBefore.product_code.in_(bindparam("codes", expanding=True))))
