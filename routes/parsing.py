@@ -1,4 +1,6 @@
 """Reading the request: the body under "data", no NUL where none can be, loading through a schema."""
+from itertools import chain, compress
+
 from flask import current_app, request
 from marshmallow import ValidationError
 
@@ -47,15 +49,23 @@ def body_data(required: bool = False) -> dict:
 
 
 def _deeper_than(payload, limit: int) -> bool:
-    """Whether objects and arrays nest more than `limit` levels (walked without recursion)."""
+    """Whether objects and arrays nest more than `limit` levels (walked without recursion).
+
+    A level's members are sorted from their types by C-level calls (chain, map, compress), not a
+    Python test per value: a 1000-item batch has some 13,000 values, and this runs on every body.
+    """
     level = [payload]
     for _depth in range(limit):
-        level = [inner for value in level
-                 for inner in (value.values() if isinstance(value, dict) else value)
-                 if isinstance(inner, (dict, list))]
+        members = list(chain.from_iterable([value.values() if type(value) is dict else value
+                                            for value in level]))
+        level = list(compress(members, map(_CONTAINERS.__contains__, map(type, members))))
         if not level:
             return False
     return True
+
+
+# What the JSON parser makes of objects and arrays: nothing else nests.
+_CONTAINERS = frozenset((dict, list))
 
 
 def _nul_at(value, path: tuple) -> tuple | None:

@@ -238,6 +238,19 @@ def test_a_body_nested_hundreds_deep_is_400_on_an_update(api, client, keys):
     assert api.get("/v1/products/P1").json["item"]["name"] == "Product P1"
 
 
+@pytest.mark.parametrize("inner", ["1", '"text"', '{"b": 2}', "[]"])
+def test_the_nesting_limit_is_32_levels_counted_from_the_body(client, keys, inner):
+    # The body (1), "data" (2) and 30 levels more are 32: judged by its fields; one more is 400.
+    # `inner` is a value or one more level; the limit counts it as the parser nests it.
+    extra = 1 if inner.startswith(("{", "[")) else 0
+    at_limit = nested(30 - extra, inner, "name")
+    error = assert_error(raw_post(client, keys["admin"], "/v1/products/", at_limit), 422, "validation_error")
+    assert "name" in error["fields"]["data"]
+    beyond = nested(31 - extra, inner, "name")
+    error = assert_error(raw_post(client, keys["admin"], "/v1/products/", beyond), 400, "bad_request")
+    assert "nested deeper than 32 levels" in error["message"]
+
+
 def test_a_body_within_the_nesting_limit_is_judged_by_its_fields(client, keys):
     body = nested(20, '"\\u0000"', "name")
     error = assert_error(raw_post(client, keys["admin"], "/v1/products/", body), 422, "validation_error")
