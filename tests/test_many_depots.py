@@ -30,6 +30,7 @@ from schemas import batch_create_schema, product_schema
 from server import REPO, LiveServer, batch_body, create_products, database_engine, query, server_url
 from stock import catalog
 from stock.api_keys import Caller
+from stock.balances import keep_best_before
 from stock.errors import Conflict
 from stock.policy import Policy
 from stock.posting import post_batch
@@ -215,6 +216,38 @@ def test_a_warehouse_books_while_another_warehouse_is_locked(two_servers, databa
     finally:
         engine.dispose()
     assert query(database_config, "SELECT ufid FROM warehouse_documents") == [("I-2026-000001",)]
+
+
+@pytest.mark.skipif(BACKEND != "postgresql",
+                    reason="SQLite has one writer for the whole file, by design")
+@pytest.mark.live
+def test_depots_receiving_a_lot_of_the_same_best_before_do_not_wait_for_each_other(two_servers, database_config):
+    # Found by bench row j: every goods-in wrote each lot's best-before row again, and a row
+    # written stays locked until its transaction ends, so depots receiving the same products
+    # booked one after another. A date that is no earlier leaves the row alone.
+    create_products(two_servers[0], PRODUCTS)
+    received = batch_body(1, "I", [("P1", 2)])
+    received["batch_items"][0]["date_exp"] = "2027-06-30"
+    assert two_servers[0].post("/v1/batches/", received) == (201, {})
+    engine = database_engine(database_config)
+    outcome = {}
+
+    def receive_in_warehouse_2():
+        again = batch_body(2, "I", [("P1", 3)], id_warehouse=2)
+        again["batch_items"][0]["date_exp"] = "2027-06-30"
+        outcome["answer"] = two_servers[1].post("/v1/batches/", again)
+
+    try:
+        with Session(engine) as session, writing(session, [1]):
+            # Warehouse 1 receives the same lot with the same date, and has not committed yet.
+            keep_best_before(session, [{"product_code": "P1", "lot": "", "date_exp": "2027-06-30"}])
+            thread = threading.Thread(target=receive_in_warehouse_2, daemon=True)
+            thread.start()
+            thread.join(timeout=15)  # bounded: before the change it waited for this commit
+            assert outcome.get("answer") == (201, {}), outcome
+    finally:
+        engine.dispose()
+    assert query(database_config, "SELECT date_exp FROM best_before") == [("2027-06-30",)]
 
 
 @pytest.mark.skipif(BACKEND != "postgresql",
