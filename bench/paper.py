@@ -56,7 +56,7 @@ def scenario_p(ctx):
         deadline = time.monotonic() + P_TIME_LIMIT_S  # a fresh database: goods-in is document 1, goods-out 2
 
         with server.Client(svc.port) as pages:
-            pages.headers = {"Cookie": _page_session(svc.port, ctx.key)}
+            pages.headers = {"Cookie": _page_session(svc)}
 
             def one_page_pdf(body):
                 _require(body.startswith(b"%PDF") and b"/Count 1 " in body, "the label is not a one-page PDF")

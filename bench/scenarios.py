@@ -8,6 +8,7 @@ import contextlib
 import http.client
 import json
 import os
+import secrets
 import sys
 import threading
 import time
@@ -419,19 +420,31 @@ H_PRODUCTS, H_WAREHOUSES, H_REPEATS, H_TIME_LIMIT_S = 2_000, 3, 15, 120
 PAGE_GOAL, PAGE_FLOOR = 3.0, 6.0
 
 
-def _page_session(port, key):
-    """Sign in to the pages as a browser does (the form, its token); returns the Cookie header."""
+def _page_session(svc):
+    """Sign in to the pages as a browser does (the form, its token); returns the Cookie header.
+
+    The person is made for the bench with `flask users create`, as an office adds one, on the
+    service's database: a copied depot has its first person already, whose password is not known.
+    """
     import re
+    import subprocess
     from urllib.parse import urlencode
 
-    conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+    name, password = f"bench-{secrets.token_hex(4)}", secrets.token_urlsafe(16)
+    database_url = svc.argv[svc.argv.index("--database-url") + 1]
+    made = subprocess.run([server.PYTHON, "-m", "flask", "--app", "app", "users", "create", name, "--role", "admin"],
+                          input=password + "\n", capture_output=True, text=True, cwd=server.REPO, timeout=120,
+                          env=server.clean_env(DATABASE_URL=database_url))
+    if made.returncode != 0:
+        raise RuntimeError(f"flask users create: {made.stdout[-300:]} {made.stderr[-300:]}")
+    conn = http.client.HTTPConnection("127.0.0.1", svc.port, timeout=60)
     try:
         conn.request("GET", "/login")
         resp = conn.getresponse()
         html = resp.read().decode()
         cookie = resp.getheader("Set-Cookie").split(";")[0]
         token = re.search(r'name="token" value="([^"]+)"', html).group(1)
-        conn.request("POST", "/login", body=urlencode({"key": key, "token": token}),
+        conn.request("POST", "/login", body=urlencode({"username": name, "password": password, "token": token}),
                      headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
         resp = conn.getresponse()
         resp.read()
@@ -466,7 +479,7 @@ def scenario_h(ctx):
             raise RuntimeError(f"the inventory lists {rows} rows, not {H_PRODUCTS * H_WAREHOUSES}")
 
         with server.Client(svc.port) as pages:
-            pages.headers = {"Cookie": _page_session(svc.port, ctx.key)}
+            pages.headers = {"Cookie": _page_session(svc)}
             status, html = pages.request("GET", "/")
             _expect(status, html, 200, "GET / (stock page)")
             status, text = pages.request("GET", "/?format=csv")

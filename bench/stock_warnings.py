@@ -30,7 +30,7 @@ X_DOCUMENTS = 1_000
 X_LINES = 1_000  # per document: 1,000,000 movement lines
 X_REPEATS = 15
 X_BUDGET_MS = 100.0
-DEPOT_VERSION = "x7"
+DEPOT_VERSION = "x8"
 
 
 class HangingReceiver:
@@ -112,7 +112,7 @@ def build_depot(path):
         warehouse = 1 + number % X_WAREHOUSES
         direction = "I" if (number // X_WAREHOUSES) % 5 in (0, 1) else "O"  # each warehouse receives, ships
         serial[direction] += 1
-        documents.append((number, warehouse, direction, doc_day.isoformat(), doc_day.isoformat(), 0, -1,
+        documents.append((number, number, warehouse, direction, doc_day.isoformat(), doc_day.isoformat(), 0, -1,
                           f"{direction}-{doc_day.year}-{serial[direction]:06d}"))
         item_number = tries = 0
         while item_number < X_LINES and tries < 20 * X_LINES:
@@ -146,10 +146,11 @@ def build_depot(path):
             lines.append((number, item_number, warehouse, direction, doc_day.isoformat(), code,
                           f"Bench product {product}", lot, date_exp, amount, doc_day.isoformat(), ""))
     connection.executemany(
-        "INSERT INTO warehouse_documents (doc_number, id_warehouse, direction, date, doc_created_date, "
-        "id_customer, batch_number, ufid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)", documents)
+        # The internal id (DESIGN 23) equal to the number, as the migration gives existing documents.
+        "INSERT INTO warehouse_documents (id, doc_number, id_warehouse, direction, date, doc_created_date, "
+        "id_customer, batch_number, ufid) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)", documents)
     connection.executemany(
-        "INSERT INTO warehouse_document_items (doc_number, item_number, id_warehouse, direction, date, "
+        "INSERT INTO warehouse_document_items (document_id, item_number, id_warehouse, direction, date, "
         "product_code, name, lot, date_exp, amount_base_milli, doc_created_date, timestamp_from_client) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", lines)
     connection.executemany("INSERT INTO balances (id_warehouse, product_code, lot, amount_milli) VALUES (?, ?, ?, ?)",
