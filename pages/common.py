@@ -16,11 +16,12 @@ from identity import client_address
 from pages import bp
 from pages.signin import form_token
 from stock.audit import Actor
-from stock.errors import ServiceError
+from stock.errors import Invalid, ServiceError
 from stock import warehouses as warehouse_records
 from stock.quantities import from_milli
 from storage.db import db
 from transfer import exporting
+from transfer.xlsx_format import TooLongForASheet
 
 PER_PAGE = {"stock": 100, "documents": 25, "orders": 50, "stocktakings": 10, "products": 100,
             "customers": 100}
@@ -123,7 +124,10 @@ def csv_response(name: str, header: list[str], rows) -> Response:
     like a formula never runs as one.
     """
     format = request.args.get("format", "csv")
-    media, filename, pieces = exporting.export(name, header, rows, format if format in exporting.FORMATS else "csv")
+    try:
+        media, filename, pieces = exporting.export(name, header, rows, format if format in exporting.FORMATS else "csv")
+    except TooLongForASheet as error:
+        raise Invalid(f"{error} Choose fewer rows, or CSV.", {"format": ["Too many rows for XLSX."]}) from None
     return Response(stream_with_context(pieces), content_type=media,
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 

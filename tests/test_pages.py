@@ -298,6 +298,53 @@ def test_documents_filter_by_direction_and_give_their_lines_as_csv(depot, office
     assert len(rows) == 7 and {r["ufid"][:1] for r in rows} == {"I", "O"}
 
 
+def test_the_documents_download_gives_every_line_by_date_document_and_line(depot, office, api):
+    response = office.get(f"/documents?format=csv&date_from={day(30)}")
+    assert response.is_streamed  # written as the lines are read: five years are a million of them
+    rows = csv_rows(response)
+    documents = {d["doc_number"]: d for d in api.post("/v1/docs/filter", {"date_from": day(30)}).json["list"]}
+    # Every line of every document of the range, as the API lists them, the goods-out line too.
+    expected = sorted(((d["date"], number, i["item_number"], d["ufid"], d["id_warehouse"], d["direction"],
+                        i["product_code"], i["lot"], i["amount_base_unit"])
+                       for number, d in documents.items() for i in d["wh_doc_items"]))
+    assert [(r["date"], int(r["doc_number"]), int(r["item_number"]), r["ufid"], int(r["id_warehouse"]),
+             r["direction"], r["product_code"], r["lot"], r["amount"]) for r in rows] == \
+        [(*line[:8], str(line[8])) for line in expected]
+    assert [r["date"] for r in rows] == sorted(r["date"] for r in rows)
+    assert ("Edam cheese", "kg") in {(r["name"], r["unit"]) for r in rows}
+
+
+def test_the_documents_download_as_xlsx_holds_the_same_lines(depot, office):
+    from openpyxl import load_workbook
+    rows = csv_rows(office.get(f"/documents?format=csv&date_from={day(30)}&warehouse=1"))
+    response = office.get(f"/documents?format=xlsx&date_from={day(30)}&warehouse=1")
+    assert response.status_code == 200
+    assert response.headers["Content-Disposition"] == 'attachment; filename="documents.xlsx"'
+    sheet = load_workbook(io.BytesIO(response.data)).active
+    header, *lines = [[cell.value for cell in row] for row in sheet.iter_rows()]
+    assert header == list(rows[0])
+    assert len(lines) == len(rows) == 6 and {line[2] for line in lines} == {1}
+    assert [(line[1], line[6], line[7], str(line[11])) for line in lines] == \
+        [(int(r["doc_number"]), int(r["item_number"]), r["product_code"], r["amount"]) for r in rows]
+
+
+def test_more_lines_than_a_worksheet_holds_are_refused_as_xlsx_but_not_as_csv(depot, office, monkeypatch):
+    from pages import documents
+    from transfer import xlsx_format
+
+    monkeypatch.setattr(documents, "SHEET_ROWS", 7)  # a header and six lines fit; the range has seven
+    response = office.get(f"/documents?format=xlsx&date_from={day(30)}")
+    assert response.status_code == 422
+    assert "more than one worksheet holds" in response.get_data(as_text=True)
+    assert len(csv_rows(office.get(f"/documents?format=csv&date_from={day(30)}"))) == 7
+    assert office.get(f"/documents?format=xlsx&date_from={day(30)}&warehouse=1").status_code == 200
+    # Any other list meets the same limit while its workbook is written.
+    monkeypatch.setattr(xlsx_format, "SHEET_ROWS", 2)
+    response = office.get("/?format=xlsx")
+    assert response.status_code == 422
+    assert "more than one worksheet holds" in response.get_data(as_text=True)
+
+
 def test_documents_are_paged(depot, office, monkeypatch):
     from pages import common as views
 

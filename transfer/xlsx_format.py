@@ -19,6 +19,13 @@ from transfer.table import FileRefused, Table, column_letter
 
 MAGIC = b"PK\x03\x04"
 CHUNK = 64 * 1024
+# A worksheet holds at most this many rows (Excel's limit, header included): a file with more
+# is one that no spreadsheet opens whole.
+SHEET_ROWS = 1_048_576
+
+
+class TooLongForASheet(Exception):
+    """More rows than one worksheet holds."""
 
 
 def read(file, kind: str) -> Table:
@@ -79,14 +86,23 @@ def write(header: list[str], rows, title: str = "Sheet1"):
     sheet.freeze_panes = "A2"
     bold = Font(bold=True)
     sheet.append([_cell(sheet, name, bold) for name in header])
-    for row in rows:
+    too_long = None
+    for written, row in enumerate(rows, start=2):
+        if written > SHEET_ROWS:
+            too_long = TooLongForASheet(f"More than {SHEET_ROWS - 1:,} rows: more than one worksheet holds.")
+            break
         sheet.append([_cell(sheet, value) for value in row])
     file = tempfile.TemporaryFile(suffix=".xlsx")
     try:
+        # Saved even when refused: saving is what ends the sheet's writer and removes openpyxl's
+        # own temporary file of its rows.
         workbook.save(file)
     except BaseException:
         file.close()
         raise
+    if too_long:
+        file.close()
+        raise too_long
     file.seek(0)
     return file
 
