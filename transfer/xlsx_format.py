@@ -10,11 +10,6 @@ import zipfile
 from datetime import date, datetime
 from decimal import Decimal
 
-from openpyxl import Workbook, load_workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.styles import Font
-from openpyxl.utils.exceptions import InvalidFileException
-
 from transfer.table import FileRefused, Table, column_letter
 
 MAGIC = b"PK\x03\x04"
@@ -22,6 +17,11 @@ CHUNK = 64 * 1024
 
 
 def read(file, kind: str) -> Table:
+    # openpyxl is imported by the first workbook read or written, not with the service: it
+    # holds about 7 MiB that a depot importing and exporting only CSV would carry for nothing.
+    from openpyxl import load_workbook
+    from openpyxl.utils.exceptions import InvalidFileException
+
     try:
         workbook = load_workbook(file, read_only=True, data_only=False)
     except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, OSError) as error:
@@ -57,10 +57,10 @@ def read(file, kind: str) -> Table:
     return Table(header=header, header_row=header_row, rows=rows)
 
 
-def _cell(sheet, value, bold=None):
+def _cell(cell_type, sheet, value, bold=None):
     if isinstance(value, Decimal):
         value = int(value) if value == value.to_integral_value() else float(value)
-    cell = WriteOnlyCell(sheet, value=value)
+    cell = cell_type(sheet, value=value)
     if isinstance(value, str):
         cell.data_type = "s"  # never a formula, whatever it begins with
     elif isinstance(value, datetime):
@@ -74,13 +74,17 @@ def _cell(sheet, value, bold=None):
 
 def write(header: list[str], rows, title: str = "Sheet1"):
     """The workbook in an anonymous temporary file, at its start (the caller closes it)."""
+    from openpyxl import Workbook  # on first use, as in read()
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.styles import Font
+
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet(title[:31])
     sheet.freeze_panes = "A2"
     bold = Font(bold=True)
-    sheet.append([_cell(sheet, name, bold) for name in header])
+    sheet.append([_cell(WriteOnlyCell, sheet, name, bold) for name in header])
     for row in rows:
-        sheet.append([_cell(sheet, value) for value in row])
+        sheet.append([_cell(WriteOnlyCell, sheet, value) for value in row])
     file = tempfile.TemporaryFile(suffix=".xlsx")
     try:
         workbook.save(file)
