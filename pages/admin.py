@@ -7,7 +7,6 @@ and each leaves its row in the audit trail with the person's name and address.
 import json
 from datetime import datetime, time, timezone
 
-import segno
 from flask import current_app, flash, g, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
@@ -123,6 +122,7 @@ def pairing_payload(url: str, key: str) -> str:
 
 def pairing_svg(payload: str) -> str:
     """The QR code (error correction M: a scratched screen or a printout still reads) as inline SVG."""
+    import segno  # imported by the first pairing, not with the service: a scanner is paired rarely
     return segno.make(payload, error="m", boost_error=False).svg_inline(
         scale=5, border=4, title="Pairing code", svgclass="qr", dark="#000", light="#fff", omitsize=True)
 

@@ -9,7 +9,7 @@ from flask import Response, current_app, g, render_template, request
 from pages import bp
 from pages.params import document_labels_query, label_query, load_args
 from pages.signin import signed_in
-from printing import label_pdf, labels, paper, zpl
+from printing import labels, paper, zpl
 from stock import catalog
 from storage.db import db
 
@@ -40,6 +40,9 @@ def _safe_name(text: str) -> str:
 @signed_in
 def product_label_pdf(product_code):
     """A product's label as PDF: `copies` pages of the label size, or sheets of them on A4."""
+    # label_pdf brings reportlab (about 7 MiB with what it loads): imported by the first PDF
+    # asked for, not by every service that never prints one.
+    from printing import label_pdf
     label, query = _product_label(product_code)
     body = label_pdf.labels_pdf([label] * query["copies"], current_app.config["LABEL_SIZE"],
                                 sheet=query["sheet"] == "a4", title=f"Label {label['product_code']}")
@@ -59,6 +62,7 @@ def product_label_zpl(product_code):
 @signed_in
 def goods_in_labels_pdf(doc_number):
     """One label for each line of a goods-in document, with the line's lot and best-before."""
+    from printing import label_pdf  # on the first PDF: see product_label_pdf
     query = load_args(document_labels_query, request.args)
     body = label_pdf.labels_pdf(labels.goods_in_labels(db.session, g.caller, doc_number),
                                 current_app.config["LABEL_SIZE"], sheet=query["sheet"] == "a4",

@@ -1,11 +1,11 @@
 """Database handle, storage settings, what a storage failure means, and the write transaction."""
 import math
 import sqlite3
+import sys
 from contextlib import contextmanager
 from datetime import date, datetime, timezone
 from operator import itemgetter
 
-import psycopg
 import sqlalchemy.exc
 
 from flask_sqlalchemy import SQLAlchemy
@@ -160,7 +160,10 @@ def storage_fault(error: BaseException) -> ServiceError | None:
         if code in SQLITE_UNAVAILABLE:
             return Unavailable("The database is busy or cannot be read; try again in a moment.")
         return None
-    if isinstance(error, psycopg.Error):
+    # psycopg is imported by SQLAlchemy's dialect when a PostgreSQL engine is made, never here:
+    # a service on SQLite would hold its 9 MiB for nothing, and no psycopg error exists without it.
+    psycopg = sys.modules.get("psycopg")
+    if psycopg is not None and isinstance(error, psycopg.Error):
         state = error.sqlstate or ""
         if state == "53100":
             return StorageFull("The disk of the database is full: nothing was booked. Free some space.")

@@ -9,10 +9,10 @@ that succeeds is the database answering again. May import: the database drivers 
 sqlalchemy only.
 """
 import logging
+import sys
 import threading
 import time
 
-import psycopg
 import sqlalchemy.exc
 from sqlalchemy import event
 
@@ -30,6 +30,9 @@ def is_connection_lost(error: BaseException) -> bool:
         if error.connection_invalidated:
             return True
         error = error.orig
+    psycopg = sys.modules.get("psycopg")  # loaded only for PostgreSQL (storage/db.py storage_fault)
+    if psycopg is None:
+        return False
     if isinstance(error, psycopg.InterfaceError):  # a connection already closed
         return True
     if isinstance(error, psycopg.OperationalError):

@@ -179,6 +179,22 @@ def test_library_lines_come_back_at_log_level_debug(database_config, tmp_path):
     assert "alembic" in (tmp_path / "out.log").read_text(errors="replace")
 
 
+# --- what a start holds in memory -------------------------------------------------------------
+
+def test_a_service_on_sqlite_loads_the_file_printing_and_postgresql_libraries_only_when_used(tmp_path):
+    # Loaded at start they held 23 of the 98 MiB of a service that may never write an XLSX, print a
+    # PDF label, pair a scanner or see PostgreSQL (docs/performance.md, row f).
+    probe = ("import sys, app; from operations import upgrades; "
+             "service = app.create_app({'SQLALCHEMY_DATABASE_URI': sys.argv[1]}); "
+             "upgrades.upgrade_database(service, who='the test'); "
+             "print(sorted({name.split('.')[0] for name in sys.modules} "
+             "& {'openpyxl', 'PIL', 'reportlab', 'segno', 'psycopg'}))")
+    env = {k: v for k, v in os.environ.items() if not k.startswith("WAREHOUSE_") and k != "DATABASE_URL"}
+    done = subprocess.run([sys.executable, "-c", probe, f"sqlite:///{tmp_path / 'w.db'}"], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert (done.returncode, done.stdout.strip().splitlines()[-1:]) == (0, ["[]"]), done.stderr
+
+
 # --- a second process on the same database ----------------------------------------------------
 
 def start_line(server) -> str:

@@ -10,11 +10,6 @@ import zipfile
 from datetime import date, datetime
 from decimal import Decimal
 
-from openpyxl import Workbook, load_workbook
-from openpyxl.cell import WriteOnlyCell
-from openpyxl.styles import Font
-from openpyxl.utils.exceptions import InvalidFileException
-
 from transfer.table import FileRefused, Table, column_letter
 
 MAGIC = b"PK\x03\x04"
@@ -29,6 +24,11 @@ class TooLongForASheet(Exception):
 
 
 def read(file, kind: str) -> Table:
+    # openpyxl is imported by the first workbook read or written, not with the service: it
+    # holds about 7 MiB that a depot importing and exporting only CSV would carry for nothing.
+    from openpyxl import load_workbook
+    from openpyxl.utils.exceptions import InvalidFileException
+
     try:
         workbook = load_workbook(file, read_only=True, data_only=False)
     except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, OSError) as error:
@@ -64,10 +64,10 @@ def read(file, kind: str) -> Table:
     return Table(header=header, header_row=header_row, rows=rows)
 
 
-def _cell(sheet, value, bold=None):
+def _cell(cell_type, sheet, value, bold=None):
     if isinstance(value, Decimal):
         value = int(value) if value == value.to_integral_value() else float(value)
-    cell = WriteOnlyCell(sheet, value=value)
+    cell = cell_type(sheet, value=value)
     if isinstance(value, str):
         cell.data_type = "s"  # never a formula, whatever it begins with
     elif isinstance(value, datetime):
@@ -81,17 +81,21 @@ def _cell(sheet, value, bold=None):
 
 def write(header: list[str], rows, title: str = "Sheet1"):
     """The workbook in an anonymous temporary file, at its start (the caller closes it)."""
+    from openpyxl import Workbook  # on first use, as in read()
+    from openpyxl.cell import WriteOnlyCell
+    from openpyxl.styles import Font
+
     workbook = Workbook(write_only=True)
     sheet = workbook.create_sheet(title[:31])
     sheet.freeze_panes = "A2"
     bold = Font(bold=True)
-    sheet.append([_cell(sheet, name, bold) for name in header])
+    sheet.append([_cell(WriteOnlyCell, sheet, name, bold) for name in header])
     too_long = None
     for written, row in enumerate(rows, start=2):
         if written > SHEET_ROWS:
             too_long = TooLongForASheet(f"More than {SHEET_ROWS - 1:,} rows: more than one worksheet holds.")
             break
-        sheet.append([_cell(sheet, value) for value in row])
+        sheet.append([_cell(WriteOnlyCell, sheet, value) for value in row])
     file = tempfile.TemporaryFile(suffix=".xlsx")
     try:
         # Saved even when refused: saving is what ends the sheet's writer and removes openpyxl's
