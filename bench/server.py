@@ -94,6 +94,11 @@ class Server:
             self.proc.kill()
             self.proc.wait(timeout=10)
 
+    def forget_peak_memory(self):
+        """Start VmHWM again from the present RSS (Linux: 5 to /proc/PID/clear_refs), so that a
+        row reads the peak of its own load, not of the start-up before it."""
+        Path(f"/proc/{self.pid}/clear_refs").write_text("5")
+
     def vm_hwm_mb(self):
         """Peak resident memory of the process so far (VmHWM), in MiB."""
         for line in Path(f"/proc/{self.pid}/status").read_text().splitlines():
