@@ -42,6 +42,12 @@ def record(session, actor: Actor, kind: str, subject: str = "", changes: dict | 
                            changes=json.dumps(changes or {}, ensure_ascii=False, default=str)))
 
 
+def noted_since(session, kind: str, address: str, since: datetime) -> bool:
+    """Whether the trail has a row of this kind from this address at `since` or later."""
+    return session.scalar(select(AuditEntry.id).where(
+        AuditEntry.kind == kind, AuditEntry.address == address, AuditEntry.at >= since).limit(1)) is not None
+
+
 def changed_fields(before: dict, after: dict) -> dict:
     """{field: [before, after]} for each field of `after` whose value differs from `before`."""
     return {name: [before.get(name), value] for name, value in after.items() if before.get(name) != value}

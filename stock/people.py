@@ -156,11 +156,15 @@ def sign_in(session, name: str, password: str, address: str, now: datetime | Non
     password = password or ""
     person = session.scalar(select(Person).where(Person.name == name)) if name and len(name) <= 100 else None
     who = person.name if person is not None else ""
-    wait = throttled_for(session, address, now)
-    if wait:
-        with writing(session):
-            trail.record(session, trail.Actor(who, address), "signin.throttled", who)
-        raise Throttled(wait)
+    until = closed_until(session, address, now)
+    if until is not None:
+        # One row for each closing of the address, not one for each try while it is closed:
+        # those cost the sender nothing, and would fill the trail (and take the one writer of a
+        # SQLite depot) as fast as anyone on the LAN can send them.
+        if not trail.noted_since(session, "signin.throttled", address, until - THROTTLE):
+            with writing(session):
+                trail.record(session, trail.Actor(who, address), "signin.throttled", who)
+        raise Throttled(_seconds_until(until, now))
     good = check_password_hash(person.password_hash if person is not None else dummy_hash(),
                                password[:MAX_PASSWORD])
     if person is not None and good and person.disabled_at is None and person.role in ROLES:
@@ -172,13 +176,12 @@ def sign_in(session, name: str, password: str, address: str, now: datetime | Non
     raise SignInRefused()
 
 
-def throttled_for(session, address: str, now: datetime | None = None) -> int:
-    """Seconds this address must still wait; 0 when it may try.
+def closed_until(session, address: str, now: datetime) -> datetime | None:
+    """When this address may try again, or None when it may now.
 
     An address is closed for THROTTLE from its failure that made FAILURES_ALLOWED within
     FAILURE_WINDOW. Tries while closed are not counted, so the closing lasts exactly that long.
     """
-    now = now or utc_now()
     times = list(session.scalars(
         select(SigninFailure.at).where(SigninFailure.address == address,
                                        SigninFailure.at > now - FAILURE_WINDOW - THROTTLE)
@@ -187,8 +190,10 @@ def throttled_for(session, address: str, now: datetime | None = None) -> int:
     for i in range(FAILURES_ALLOWED - 1, len(times)):
         if times[i] - times[i - FAILURES_ALLOWED + 1] <= FAILURE_WINDOW:
             until = times[i] + THROTTLE
-    if until is None or until <= now:
-        return 0
+    return None if until is None or until <= now else until
+
+
+def _seconds_until(until: datetime, now: datetime) -> int:
     return max(1, int((until - now).total_seconds() + 0.999))
 
 

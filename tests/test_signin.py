@@ -13,7 +13,7 @@ import pytest
 from sqlalchemy import select, update
 
 from conftest import PASSWORD
-from models import SigninFailure
+from models import AuditEntry, SigninFailure
 from stock import audit, people
 from stock.audit import cli_actor
 from stock.errors import Invalid
@@ -98,6 +98,25 @@ def test_failed_and_throttled_sign_ins_are_in_the_trail_without_what_was_typed(c
     for secret in ("secret typed as a name", "wrong password!", PASSWORD):
         assert secret not in text
         assert secret not in response.get_data(as_text=True)
+
+
+def test_one_closing_of_an_address_is_one_row_of_the_trail_however_often_it_is_tried(client, anna, session):
+    fail_times(client, 5)
+    for _ in range(20):
+        assert sign_in(client, "anna").status_code == 429
+    kinds = [e["kind"] for e in audit.list_entries(session)]
+    assert kinds.count("signin.throttled") == 1 and kinds.count("signin.failed") == 5
+    # The next closing of the address (the failures moved back instead of the clock forward) is
+    # noted again, and another address's is its own.
+    with writing(session):
+        session.execute(update(SigninFailure).values(at=utc_now() - timedelta(minutes=31)))
+        session.execute(update(AuditEntry).values(at=utc_now() - timedelta(minutes=31)))
+    fail_times(client, 5)
+    fail_times(client, 5, address="192.0.2.11")
+    for address in ("192.0.2.10", "192.0.2.11", "192.0.2.10"):
+        assert sign_in(client, "anna", address=address).status_code == 429
+    throttled = [e["from"] for e in audit.list_entries(session) if e["kind"] == "signin.throttled"]
+    assert sorted(throttled) == ["192.0.2.10", "192.0.2.10", "192.0.2.11"]
 
 
 def test_a_session_ends_after_12_hours_without_a_request(client, anna, app):
