@@ -20,13 +20,16 @@ def emit(session, event: str, data: dict) -> None:
     emit_many(session, [(event, data)])
 
 
+_INSERT_EVENT = insert(OutboxEvent)  # built once: every booking writes its events
+
+
 def emit_many(session, events: list[tuple[str, dict]]) -> None:
     """Write several events in one statement, in the caller's transaction, in the order given."""
     unknown = [event for event, _ in events if event not in EVENTS]
     if unknown:
         raise ValueError(f"unknown event(s): {', '.join(unknown)}")
     now = utc_now()
-    session.connection().execute(insert(OutboxEvent), [
+    session.connection().execute(_INSERT_EVENT, [
         {"event": event, "created": now, "fanned_out": 0,
          "data": json.dumps(data, ensure_ascii=False, separators=(",", ":"), default=str)}
         for event, data in events])

@@ -4,7 +4,7 @@ A batch, an order document or a key may name only a warehouse listed here and ac
 filters naming another simply match nothing. Plain functions on a session; they may
 import models, storage, stock.errors and stock.audit (stock.api_keys imports this module).
 """
-from sqlalchemy import select
+from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 
 from models import Warehouse
@@ -62,12 +62,15 @@ def update_warehouse(session, actor: audit.Actor, id_warehouse: int, fields: dic
 
 def require_warehouse(session, id_warehouse: int, path: tuple = ("data", "id_warehouse")) -> None:
     """422 naming the field at `path` unless the warehouse exists and is active."""
-    active = session.connection().scalar(
-        select(Warehouse.active).where(Warehouse.id_warehouse == id_warehouse))
+    active = session.connection().scalar(_ACTIVE, {"id_warehouse": id_warehouse})
     if active is None:
         _refuse(path, f"No warehouse {id_warehouse}: add it first (POST /v1/warehouses/).")
     if not active:
         _refuse(path, f"Warehouse {id_warehouse} is not active.")
+
+
+# Built once: every booking asks, and building the statement cost more than SQLite's answer.
+_ACTIVE = select(Warehouse.active).where(Warehouse.id_warehouse == bindparam("id_warehouse"))
 
 
 def require_warehouses(session, ids, field: str = "warehouses") -> None:
