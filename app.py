@@ -167,6 +167,9 @@ def _serve(argv) -> None:
     args = parser.parse_args(argv)
 
     logs.configure(defaults["log_file"], defaults["log_max_mb"], defaults["log_keep"], defaults["log_level"])
+    # Caught before anything is written: a stop during start-up is kept until start-up ends,
+    # and then the service stops as from serving (serving.catch_stop_signals).
+    stop = serving.catch_stop_signals()
     # First the port: a service that cannot listen must stop before it writes anything.
     try:
         sock = serving.bind(args.host, args.port)
@@ -213,30 +216,35 @@ def _serve(argv) -> None:
         automatic = backups.Automatic(app, db.engine, turn=work.held).start()
 
     def on_stop():
-        automatic.stop()
-        work.stop()
-        here.stop()
-        close_storage(app)
+        # Every thread that writes stops (each within its bound) before the WAL is emptied and
+        # the engine let go: a write after the checkpoint would stay in the -wal file.
+        stopped = {"the automatic backup": automatic.stop(), "the background work": work.stop(),
+                   "the presence row's refresh": here.stop()}
+        close_storage(app, [name for name, done in stopped.items() if not done])
 
     # Room for every connection allowed, the database's files and the log.
     serving.allow_open_files(defaults["connection_limit"] + 100)
-    serving.serve_until_stopped(app, sock, args.threads, on_stop=on_stop, **serving.connection_adjustments(
+    serving.serve_until_stopped(app, sock, args.threads, stop, on_stop=on_stop, **serving.connection_adjustments(
         defaults["idle_timeout"], defaults["connection_limit"]))
     serving.skip_final_collections()  # the database is closed (on_stop)
 
 
-def close_storage(app) -> None:
-    """Once the last request is answered: the WAL into the database file, so that the `.db`
-    file alone (copied to a USB stick, say) is the whole database after a stop."""
+def close_storage(app, still_running=()) -> None:
+    """Once the last request is answered and the threads that write have stopped: the WAL into
+    the database file, so that the `.db` file alone (copied to a USB stick, say) is the whole
+    database after a stop. `still_running` names those that did not stop in time."""
     with app.app_context():
         result = checkpoint(db.engine)
         db.engine.dispose()
+    if still_running:
+        log.warning("%s did not stop in time and may still write%s", " and ".join(still_running),
+                    "; the -wal file beside the database may then be part of it" if result is not None else "")
     if result is not None:
         busy, _wal_pages, _moved = result
         if busy:
             log.warning("the WAL could not be emptied into the database file: another process "
                         "has it open; the -wal file beside it is still part of the database")
-        else:
+        elif not still_running:
             log.info("the WAL is emptied into the database file")
 
 

@@ -45,7 +45,9 @@ class BackgroundWork:
         self.thread.start()
         return self
 
-    def stop(self, timeout: float = 10.0) -> None:
+    def stop(self, timeout: float = 10.0) -> bool:
+        """Stop the thread and the senders, and let go of the lease; whether the thread ended
+        within `timeout` (the senders stop after at most one post of `self.timeout`)."""
         self.stopping.set()
         if self.thread.is_alive():
             self.thread.join(timeout)
@@ -59,6 +61,7 @@ class BackgroundWork:
                 log.warning("the background lease could not be let go; another process takes it "
                             "over when it expires", exc_info=True)
             self.held.clear()
+        return not self.thread.is_alive()
 
     def _run(self) -> None:
         renewed = alerts_noted = pruned = 0.0

@@ -204,10 +204,12 @@ class Automatic:
             self.thread.start()
         return self
 
-    def stop(self, timeout: float = 60.0) -> None:
+    def stop(self, timeout: float = 60.0) -> bool:
+        """Whether the thread ended within `timeout` (a backup under way is finished first)."""
         self.stopping.set()
         if self.thread.is_alive():
             self.thread.join(timeout)
+        return not self.thread.is_alive()
 
     def _run(self) -> None:
         since = seconds_since_last_automatic(self.app)

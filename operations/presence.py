@@ -69,7 +69,8 @@ class Presence:
         self.thread.start()
         return self
 
-    def stop(self) -> None:
+    def stop(self) -> bool:
+        """Stop refreshing and remove the row; whether the thread ended within INTERVAL."""
         self.stopping.set()
         if self.thread.is_alive():
             self.thread.join(INTERVAL)
@@ -79,6 +80,7 @@ class Presence:
         except Exception:  # the database gone at the stop: the row goes stale by itself
             log.warning("this process's row in service_settings could not be removed; it expires "
                         "in %s s", int(STALE.total_seconds()))
+        return not self.thread.is_alive()
 
     def _run(self) -> None:
         while not self.stopping.wait(INTERVAL):

@@ -5,6 +5,9 @@ threads finish afterwards are never sent, and SIGTERM ends the process at once.
 Here a stop signal (SIGTERM, Ctrl-C, Ctrl-Break on Windows) ends only the taking
 of new connections: requests under way are finished and their answers sent
 (within GRACE seconds), then `on_stop` runs (the WAL checkpoint) and serve returns.
+The signals are caught from the start of start-up (catch_stop_signals): a stop
+that comes while the service is still starting is kept until it serves, and
+then it stops at once, the same way.
 
 waitress also answers what it cannot parse itself (a raw non-ASCII byte in the
 query, say), before the app sees anything, with a text/plain page. Clients read
@@ -115,23 +118,38 @@ def allow_open_files(wanted: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
-def serve_until_stopped(app, sock: socket.socket, threads: int, on_stop=None, **adjustments) -> None:
-    """Serve on the bound socket until a stop signal; `adjustments` are waitress's."""
+def catch_stop_signals() -> threading.Event:
+    """From now on a stop signal only sets the event this returns; serve_until_stopped acts on it.
+
+    Called before start-up writes anything. While the signals were caught only once
+    waitress served, a SIGTERM during start-up ended the process where it stood (and
+    Ctrl-C raised KeyboardInterrupt there): what start-up had written (its keys, this
+    process's presence row, the lease) stayed in the -wal file, the threads that write
+    were never joined, the WAL never emptied. Start-up is short, and a migration is
+    better finished than cut.
+    """
+    stop = threading.Event()
+
+    def ask_to_stop(signum, _frame):
+        # Only a flag: serve_until_stopped's loop notices it within LOOP_TIMEOUT.
+        stop.set()
+
+    for name in ("SIGTERM", "SIGINT", "SIGBREAK"):  # SIGBREAK: Ctrl-Break in a Windows console
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), ask_to_stop)
+    return stop
+
+
+def serve_until_stopped(app, sock: socket.socket, threads: int, stop: threading.Event, on_stop=None,
+                        **adjustments) -> None:
+    """Serve on the bound socket until `stop` is set (catch_stop_signals); at once if it already
+    is. `adjustments` are waitress's."""
     # waitress keeps its own (1 GB) body limit, so that Flask answers an oversized
     # body with the JSON 413 first.
     server = waitress.create_server(app, sockets=[sock], threads=threads, **adjustments)
     for listener in [server, *getattr(server, "map", {}).values()]:
         if isinstance(listener, BaseWSGIServer):
             listener.channel_class = JSONErrorChannel
-    stop = threading.Event()
-
-    def ask_to_stop(signum, _frame):
-        # Only a flag: the loop below notices it within LOOP_TIMEOUT.
-        stop.set()
-
-    for name in ("SIGTERM", "SIGINT", "SIGBREAK"):  # SIGBREAK: Ctrl-Break in a Windows console
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), ask_to_stop)
 
     reader, writer = socket.socketpair()
     writer.setblocking(False)

@@ -28,6 +28,7 @@ REQUEST_TIMEOUT = 30.0  # a socket timeout for every request, so no thread can h
 # Until the port is open each try is one refused connect: trying often costs nothing, and
 # every live test waits for at least one start.
 HEALTH_POLL = 0.01  # seconds
+LOG_POLL = 0.001  # seconds; reading the small log file of a starting process costs next to nothing
 
 
 def server_url(database_config: dict) -> str:
@@ -72,8 +73,12 @@ def free_port() -> int:
 
 
 class LiveServer:
-    def __init__(self, database_config: dict, workdir, threads: int = 4, api_key: str | None = None):
+    def __init__(self, database_config: dict, workdir, threads: int = 4, api_key: str | None = None,
+                 ready_at: str | None = None):
+        """`ready_at`: start() returns as soon as the log holds this text (the process may still
+        be starting), instead of once /health answers."""
         self.database_config = database_config
+        self.ready_at = ready_at
         self.url = server_url(database_config)
         self.workdir = str(workdir)
         self.threads = threads
@@ -106,19 +111,25 @@ class LiveServer:
                      "--database-url", self.url],
                     cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT,
                     stdin=subprocess.DEVNULL)
-            if self._wait_healthy():
+            if self._wait_ready():
                 return self
             exited = self.process.poll() is not None
             self.stop()
             if not (exited and "address already in use" in self.log().lower()):
                 break
-        raise RuntimeError(f"the service did not become healthy within {START_TIMEOUT}s:\n{self.log()[-4000:]}")
+        awaited = f"log {self.ready_at!r}" if self.ready_at is not None else "become healthy"
+        raise RuntimeError(f"the service did not {awaited} within {START_TIMEOUT}s:\n{self.log()[-4000:]}")
 
-    def _wait_healthy(self) -> bool:
+    def _wait_ready(self) -> bool:
         deadline = time.monotonic() + START_TIMEOUT
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 return False
+            if self.ready_at is not None:
+                if self.ready_at in self.log():
+                    return True
+                time.sleep(LOG_POLL)
+                continue
             try:
                 status, _ = self.request("GET", "/health", timeout=2.0)
                 if status == 200:

@@ -1,5 +1,6 @@
 """Stopping (SIGTERM, Ctrl-C) and the log file: requests under way are finished, the WAL is
-emptied into the database file, and the log file rotates.
+emptied into the database file (also after a stop that comes while the service starts), and
+the log file rotates.
 
 Every loop is bounded in count and time; the service is always stopped by its pid.
 """
@@ -18,6 +19,10 @@ from server import Posters, batch_body, create_products, hold_writers_lock, quer
 POSTERS = 4
 ANSWERED_BEFORE_STOP = 30
 LOAD_BUDGET = 20.0  # seconds
+STOPS = 4  # starts of one service, each stopped at once
+# The start line is logged once start-up has written its keys, before the background work, the
+# presence row and the backups start and before waitress serves.
+START_LINE = "serving on"
 
 
 def exit_code(server, signum=signal.SIGTERM, timeout=30.0) -> int:
@@ -53,6 +58,28 @@ def test_after_a_stop_the_db_file_alone_holds_every_batch_answered(live_server, 
     finally:
         copy.close()
     assert set(answered) <= stored
+
+
+@pytest.mark.parametrize("ready_at", [START_LINE, None], ids=["while-starting", "once-health-answers"])
+def test_a_stop_at_once_after_the_start_stops_every_writer_and_leaves_the_db_file_whole(
+        live_server, database_config, ready_at):
+    """SIGTERM as soon as the start line is logged (the threads that write are starting), or as
+    soon as /health answers: the stop still joins them, empties the WAL and ends with 0."""
+    database = database_config["SQLALCHEMY_DATABASE_URI"].removeprefix("sqlite:///")
+    server = live_server(ready_at=ready_at)
+    for stop in range(STOPS):
+        if stop:
+            server.start()
+        assert exit_code(server) == 0, server.log()[-3000:]
+        log = server.log()
+        assert log.rstrip().endswith("stopped"), log[-3000:]
+        if BACKEND == "sqlite":
+            assert "the WAL is emptied into the database file" in log, log[-3000:]
+            # Looked at before anything opens the file again: the last connection to close takes
+            # the -wal file away, ours included.
+            assert not os.path.exists(f"{database}-wal"), f"stop {stop + 1}: {log[-3000:]}"
+        # The presence row is written as the threads start and removed by the stop.
+        assert query(database_config, "SELECT name FROM service_settings WHERE name LIKE 'process:%'") == []
 
 
 def test_a_request_under_way_is_finished_and_answered_before_the_service_stops(live_server, database_config):
