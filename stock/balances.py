@@ -222,4 +222,4 @@ def keep_best_before(session, lines) -> None:
         [(code, lot, day) for (code, lot), day in changed])
 
 
-_PAIRS_A_READ = 500  # two parameters a pair
+_PAIRS_A_READ = 400  # two parameters a pair: under 999, the limit of SQLite before 3.32
