@@ -44,8 +44,12 @@ def record(session, actor: Actor, kind: str, subject: str = "", changes: dict | 
 
 def noted_since(session, kind: str, address: str, since: datetime) -> bool:
     """Whether the trail has a row of this kind from this address at `since` or later."""
+    # Newest first along ix_audit_trail_kind_id: the row looked for is among the last of its kind,
+    # and a trail that holds years of that kind (one throttled row per try, before 1.3.1) would
+    # otherwise be read from its oldest row at every try.
     return session.scalar(select(AuditEntry.id).where(
-        AuditEntry.kind == kind, AuditEntry.address == address, AuditEntry.at >= since).limit(1)) is not None
+        AuditEntry.kind == kind, AuditEntry.address == address, AuditEntry.at >= since)
+        .order_by(AuditEntry.id.desc()).limit(1)) is not None
 
 
 def changed_fields(before: dict, after: dict) -> dict:

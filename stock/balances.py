@@ -195,14 +195,25 @@ def keep_best_before(session, lines) -> None:
     if not earliest:
         return
     connection = session.connection()
-    kept = dict(((code, lot), day) for code, lot, day in connection.execute(
-        _BEST_BEFORE_OF, {"codes": list({code for code, _ in earliest})}))
-    changed = sorted((key, day) for key, day in earliest.items() if key not in kept or day < kept[key])
-    if not changed:
-        return
     quote = connection.dialect.identifier_preparer.quote
     mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
     table = quote(BestBefore.__tablename__)
+    # The received (product, lot) pairs only, each one look-up of the key: a product received
+    # daily has a row for every lot it ever had, and reading all of them made each goods-in
+    # slower with every year of history. A join on VALUES because SQLite reads a row-value IN
+    # list by scanning the whole table; in parts, to stay under SQLite's parameter limit.
+    kept = {}
+    received = sorted(earliest)
+    for start in range(0, len(received), _PAIRS_A_READ):
+        part = received[start:start + _PAIRS_A_READ]
+        kept.update(((code, lot), day) for code, lot, day in connection.exec_driver_sql(
+            f"WITH received (product_code, lot) AS (VALUES {', '.join([f'({mark}, {mark})'] * len(part))}) "
+            f"SELECT b.product_code, b.lot, b.date_exp FROM received JOIN {table} b "
+            f"ON b.product_code = received.product_code AND b.lot = received.lot",
+            tuple(value for pair in part for value in pair)))
+    changed = sorted((key, day) for key, day in earliest.items() if key not in kept or day < kept[key])
+    if not changed:
+        return
     # CASE rather than MIN()/LEAST(): the one spelling both databases read alike.
     connection.exec_driver_sql(
         f"INSERT INTO {table} (product_code, lot, date_exp, expiring_notified) VALUES ({mark}, {mark}, {mark}, '') "
@@ -211,5 +222,4 @@ def keep_best_before(session, lines) -> None:
         [(code, lot, day) for (code, lot), day in changed])
 
 
-_BEST_BEFORE_OF = (select(BestBefore.product_code, BestBefore.lot, BestBefore.date_exp)
-                   .where(BestBefore.product_code.in_(bindparam("codes", expanding=True))))
+_PAIRS_A_READ = 400  # two parameters a pair: under 999, the limit of SQLite before 3.32
