@@ -210,6 +210,12 @@ def _serve(argv) -> None:
              make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string(), backups.backup_dir(app),
              depot.describe(made), f"; {presence.describe(running)}" if running else "")
 
+    if stop.is_set():
+        # Stopped during start-up: no thread is started only to be stopped (a backup due now
+        # would hold the stop up for its whole length), and nothing is served.
+        close_storage(app)
+        log.info("stopped")
+        return
     work = BackgroundWork(app).start()
     with app.app_context():
         here = presence.Presence(db.engine, address).start()

@@ -18,6 +18,7 @@ import gc
 import json
 import logging
 import math
+import os
 import signal
 import socket
 import threading
@@ -118,7 +119,13 @@ def allow_open_files(wanted: int) -> None:
         resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
 
 
-def catch_stop_signals() -> threading.Event:
+class StopAsked(threading.Event):
+    """Set by a stop signal; `serving` tells the signal whether start-up is over."""
+
+    serving = False
+
+
+def catch_stop_signals() -> StopAsked:
     """From now on a stop signal only sets the event this returns; serve_until_stopped acts on it.
 
     Called before start-up writes anything. While the signals were caught only once
@@ -126,11 +133,20 @@ def catch_stop_signals() -> threading.Event:
     Ctrl-C raised KeyboardInterrupt there): what start-up had written (its keys, this
     process's presence row, the lease) stayed in the -wal file, the threads that write
     were never joined, the WAL never emptied. Start-up is short, and a migration is
-    better finished than cut.
+    better finished than cut; a second stop still ends the process at once, for the
+    operator who will not wait (the WAL then stays beside the database, as before).
     """
-    stop = threading.Event()
+    stop = StopAsked()
 
     def ask_to_stop(signum, _frame):
+        if stop.is_set():
+            log.warning("a second stop: ending at once, without emptying the WAL")
+            signal.signal(signum, signal.SIG_DFL)
+            os.kill(os.getpid(), signum)
+            return
+        if not stop.serving:
+            log.info("stop asked during start-up: the service stops once start-up is done "
+                     "(a second stop ends it at once)")
         # Only a flag: serve_until_stopped's loop notices it within LOOP_TIMEOUT.
         stop.set()
 
@@ -140,7 +156,7 @@ def catch_stop_signals() -> threading.Event:
     return stop
 
 
-def serve_until_stopped(app, sock: socket.socket, threads: int, stop: threading.Event, on_stop=None,
+def serve_until_stopped(app, sock: socket.socket, threads: int, stop: StopAsked, on_stop=None,
                         **adjustments) -> None:
     """Serve on the bound socket until `stop` is set (catch_stop_signals); at once if it already
     is. `adjustments` are waitress's."""
@@ -157,6 +173,7 @@ def serve_until_stopped(app, sock: socket.socket, threads: int, stop: threading.
     previous_fd = signal.set_wakeup_fd(writer.fileno(), warn_on_full_buffer=False)
 
     use_poll = server.adj.asyncore_use_poll
+    stop.serving = True
     while not stop.is_set():
         wasyncore.loop(timeout=LOOP_TIMEOUT, map=server._map, use_poll=use_poll, count=1)
     signal.set_wakeup_fd(previous_fd)

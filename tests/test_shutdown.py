@@ -7,6 +7,7 @@ Every loop is bounded in count and time; the service is always stopped by its pi
 import os
 import shutil
 import signal
+import socket
 import sqlite3
 import threading
 import time
@@ -80,6 +81,71 @@ def test_a_stop_at_once_after_the_start_stops_every_writer_and_leaves_the_db_fil
             assert not os.path.exists(f"{database}-wal"), f"stop {stop + 1}: {log[-3000:]}"
         # The presence row is written as the threads start and removed by the stop.
         assert query(database_config, "SELECT name FROM service_settings WHERE name LIKE 'process:%'") == []
+
+
+def started_and_held(live_server, database_config):
+    """A service whose start-up waits for the writers' lock another writer holds: it has bound
+    its port (first of all) and waits to write its keys. Returns (server, release)."""
+    release = hold_writers_lock(database_config)
+    try:
+        server = live_server(ready_at="")  # at once: /health cannot answer before start-up ends
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline and server.process.poll() is None:
+            try:
+                socket.create_connection(("127.0.0.1", server.port), timeout=1).close()
+                break  # bound: start-up is under way, held at its first write
+            except OSError:
+                time.sleep(0.05)
+        time.sleep(0.5)  # the signal handlers are set before the port is bound
+        assert server.process.poll() is None, server.log()[-3000:]
+    except BaseException:
+        release()
+        raise
+    return server, release
+
+
+def test_a_stop_during_start_up_is_said_kept_and_then_done_without_starting_anything(
+        live_server, database_config):
+    server, release = started_and_held(live_server, database_config)
+    try:
+        os.kill(server.process.pid, signal.SIGTERM)
+        time.sleep(1)
+        assert server.process.poll() is None  # still starting: its write waits for the lock
+    finally:
+        # (On SQLite the signal is handled once the waiting write returns: Python runs its
+        # handlers between statements, not inside SQLite's wait.)
+        release()
+    assert server.process.wait(timeout=30) == 0, server.log()[-3000:]
+    log = server.log()
+    assert "stop asked during start-up: the service stops once start-up is done" in log, log[-3000:]
+    assert log.rstrip().endswith("stopped") and "serving on" in log, log[-3000:]
+    # Nothing was started only to be stopped: no request served, no presence row, no lease taken.
+    assert "stopping: no new connections" not in log
+    assert query(database_config, "SELECT name FROM service_settings WHERE name LIKE 'process:%'") == []
+    if BACKEND == "sqlite":
+        assert "the WAL is emptied into the database file" in log, log[-3000:]
+    server.stop()
+
+
+@pytest.mark.skipif(BACKEND == "sqlite", reason="held here, SQLite's start-up waits for the lock inside "
+                    "SQLite (C code): Python runs no handler until it returns, and a second SIGTERM "
+                    "sent meanwhile merges with the first, still pending")
+def test_a_second_stop_during_start_up_ends_the_process_without_finishing_it(live_server, database_config):
+    server, release = started_and_held(live_server, database_config)
+    try:
+        os.kill(server.process.pid, signal.SIGTERM)
+        time.sleep(0.5)
+        os.kill(server.process.pid, signal.SIGTERM)
+        time.sleep(0.5)
+    finally:
+        release()
+    try:
+        # Ended by the signal itself: start-up not finished, nothing served, no "stopped".
+        assert server.process.wait(timeout=30) == -signal.SIGTERM, server.log()[-3000:]
+        log = server.log()
+        assert "a second stop: ending at once" in log and "serving on" not in log, log[-3000:]
+    finally:
+        server.stop()
 
 
 def test_a_request_under_way_is_finished_and_answered_before_the_service_stops(live_server, database_config):
