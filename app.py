@@ -248,8 +248,9 @@ def close_storage(app, still_running=()) -> None:
     if result is not None:
         busy, _wal_pages, _moved = result
         if busy:
-            log.warning("the WAL could not be emptied into the database file: another process "
-                        "has it open; the -wal file beside it is still part of the database")
+            log.warning("the WAL could not be emptied into the database file: a request still under "
+                        "way or another process has it open; the -wal file beside it is still part of "
+                        "the database")
         elif not still_running:
             log.info("the WAL is emptied into the database file")
 

@@ -47,7 +47,7 @@ def scenario_j(ctx, url=PG_URL):
     ctx.add(Row(what, "/s", rates[4], rates[1], J_GOAL, J_FLOOR, True))
 
 
-def _throughput(ctx, url, count) -> float:
+def _throughput(ctx, url, count) -> tuple[float, dict[str, float]]:
     with contextlib.ExitStack() as stack:
         service_url, _engine, _name = stack.enter_context(pg_schema(url))
         services = [stack.enter_context(server.service(ctx.tmp / f"j{count}-{n}", ctx.key,

@@ -21,7 +21,7 @@ from stock import warehouses as warehouse_records
 from stock.quantities import from_milli
 from storage.db import db
 from transfer import exporting
-from transfer.xlsx_format import TooLongForASheet
+from transfer.xlsx_format import SHEET_ROWS, TooLongForASheet
 
 PER_PAGE = {"stock": 100, "documents": 25, "orders": 50, "stocktakings": 10, "products": 100,
             "customers": 100}
@@ -116,16 +116,21 @@ def csv_url(format: str = "csv") -> str:
     return url_for(request.endpoint, **{**request.args.to_dict(), "format": format, "page": None, "after": None})
 
 
-def csv_response(name: str, header: list[str], rows) -> Response:
+def csv_response(name: str, header: list[str], rows, count=None) -> Response:
     """The rows as a download in the format the address asks for (?format=csv or xlsx).
 
     Written as it is sent (transfer/exporting.py): CSV is UTF-8 with a byte-order mark; XLSX
     has numbers as numbers, dates as dates and a bold frozen header row. Text that begins
-    like a formula never runs as one.
+    like a formula never runs as one. More rows than a worksheet holds are refused as XLSX:
+    `count` (how many rows there are, asked only for XLSX) refuses a long list before its
+    workbook is written; without it the workbook stops at the limit.
     """
     format = request.args.get("format", "csv")
+    format = format if format in exporting.FORMATS else "csv"
     try:
-        media, filename, pieces = exporting.export(name, header, rows, format if format in exporting.FORMATS else "csv")
+        if format == "xlsx" and count is not None and count() >= SHEET_ROWS:
+            raise TooLongForASheet(SHEET_ROWS)
+        media, filename, pieces = exporting.export(name, header, rows, format)
     except TooLongForASheet as error:
         raise Invalid(f"{error} Choose fewer rows, or CSV.", {"format": ["Too many rows for XLSX."]}) from None
     return Response(stream_with_context(pieces), content_type=media,

@@ -8,10 +8,8 @@ from pages.common import PER_PAGE, Pager, csv_response, day, warehouses
 from pages.params import documents_query, load_args
 from pages.signin import signed_in
 from stock import catalog, records
-from stock.errors import Invalid
 from stock.quantities import from_milli
 from storage.db import db
-from transfer.xlsx_format import SHEET_ROWS
 
 DOCUMENT_DAYS = 7
 
@@ -27,16 +25,14 @@ def documents():
                "date_from": date_from, "date_to": date_to}
     if query["format"] != "html":
         # Every line of the range, streamed: five years are a million lines (DESIGN 19).
-        if query["format"] == "xlsx" and records.count_document_lines(db.session, g.caller, filters) >= SHEET_ROWS:
-            raise Invalid(f"More than {SHEET_ROWS - 1:,} lines: more than one worksheet holds. Choose a "
-                          "shorter range, or CSV.", {"format": ["Too many lines for XLSX."]})
         return csv_response("documents", [
             "ufid", "doc_number", "id_warehouse", "direction", "date", "id_customer", "item_number",
             "product_code", "name", "lot", "date_exp", "amount", "unit"], (
             (ufid, doc_number, id_warehouse, direction, line_date, id_customer, item_number, code, name, lot,
              day(date_exp), from_milli(amount), unit)
             for ufid, doc_number, id_warehouse, direction, line_date, id_customer, item_number, code, name, lot,
-            date_exp, amount, unit in records.document_lines(db.session, g.caller, filters)))
+            date_exp, amount, unit in records.document_lines(db.session, g.caller, filters)),
+            count=lambda: records.count_document_lines(db.session, g.caller, filters))
     size = PER_PAGE["documents"]
     docs = records.filter_documents(db.session, g.caller, filters, False,
                                     **{**Pager.fetch(query, size), "after": (query["after"] or (None,))[0]})

@@ -163,7 +163,9 @@ def sign_in(session, name: str, password: str, address: str, now: datetime | Non
         # SQLite depot) as fast as anyone on the LAN can send them.
         if not trail.noted_since(session, "signin.throttled", address, until - THROTTLE):
             with writing(session):
-                trail.record(session, trail.Actor(who, address), "signin.throttled", who)
+                # Asked again under the writers' lock: two tries at one moment make one row.
+                if not trail.noted_since(session, "signin.throttled", address, until - THROTTLE):
+                    trail.record(session, trail.Actor(who, address), "signin.throttled", who)
         raise Throttled(_seconds_until(until, now))
     good = check_password_hash(person.password_hash if person is not None else dummy_hash(),
                                password[:MAX_PASSWORD])

@@ -135,7 +135,8 @@ def document_lines(session, caller: Caller, filters: dict):
     For a download of any length: five years are a million lines, read a thousand at a time
     (a server-side cursor on PostgreSQL) while they are written out, never held all at once.
     The lines' own copies of warehouse, direction and date take the filter, in the order of
-    ix_movements_date (ix_movements_warehouse_date for one warehouse): the database sorts nothing.
+    ix_movements_date (ix_movements_warehouse_date for one warehouse), so for every warehouse or
+    one the database sorts nothing; for a person limited to several, it sorts the range first.
     """
     item = WarehouseDocumentItem
     query = within(select(WarehouseDocument.ufid, WarehouseDocument.doc_number, item.id_warehouse, item.direction,

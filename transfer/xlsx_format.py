@@ -20,7 +20,10 @@ SHEET_ROWS = 1_048_576
 
 
 class TooLongForASheet(Exception):
-    """More rows than one worksheet holds."""
+    """More rows than one worksheet holds (`limit`, the header's row included)."""
+
+    def __init__(self, limit: int):
+        super().__init__(f"More than {limit - 1:,} rows: more than one worksheet holds.")
 
 
 def read(file, kind: str) -> Table:
@@ -93,7 +96,7 @@ def write(header: list[str], rows, title: str = "Sheet1"):
     too_long = None
     for written, row in enumerate(rows, start=2):
         if written > SHEET_ROWS:
-            too_long = TooLongForASheet(f"More than {SHEET_ROWS - 1:,} rows: more than one worksheet holds.")
+            too_long = TooLongForASheet(SHEET_ROWS)
             break
         sheet.append([_cell(WriteOnlyCell, sheet, value) for value in row])
     file = tempfile.TemporaryFile(suffix=".xlsx")
