@@ -68,9 +68,11 @@ class BackgroundWork:
         while not self.stopping.is_set():
             now = time.monotonic()
             if self.held.is_set() and now - renewed > lease.TTL.total_seconds() / 2:
-                # Renewals failed (the database did not answer): another process may take over
-                # soon, so stop before it can, and never send alongside it.
-                self._hold(False)
+                # Renewals failed (the database did not answer, or was busy): another process may
+                # take over soon, so stop before it can, and never send alongside it.
+                self._hold(False, f"the background lease was not renewed for {now - renewed:.0f} s "
+                                  "(the database did not answer in time): this process pauses the "
+                                  "background work until it holds the lease again")
             try:
                 with self.app.app_context():
                     if now - renewed >= lease.RENEW or not self.held.is_set():
@@ -100,12 +102,12 @@ class BackgroundWork:
         else:
             log.error(message, exc_info=error)
 
-    def _hold(self, holding: bool) -> None:
+    def _hold(self, holding: bool, why: str = "another process took over the background work") -> None:
         if holding and not self.held.is_set():
             log.info("this process does the background work (webhooks, expiry events, backups)")
             self.held.set()
         elif not holding and self.held.is_set():
-            log.warning("another process took over the background work")
+            log.warning(why)
             self.held.clear()
 
     def _send(self, webhook_id: int) -> None:
