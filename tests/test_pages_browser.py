@@ -117,7 +117,7 @@ def test_office_signs_in_visits_every_page_filters_downloads_and_sees_the_chart(
     assert codes and all("MILK" in code for code in codes)
 
     with page.expect_download() as download:
-        page.get_by_role("link", name="Download CSV").click()
+        page.get_by_role("button", name="Download CSV").click()
     with open(download.value.path(), encoding="utf-8", newline="") as file:
         rows = list(csv.DictReader(file))
     assert download.value.suggested_filename == "stock.csv"
@@ -167,6 +167,37 @@ def test_documents_orders_and_stocktakings_show_the_demo(page, demo_depot):
 
     page.goto(page.base + "/stocktakings")
     expect(page.locator("tr.differs").first).to_be_visible()
+    assert page.elsewhere == []
+
+
+@pytest.mark.parametrize("width", [1280, 390])
+def test_the_documents_download_takes_the_range_typed_in_the_form_even_before_show(
+        page, demo_depot, tmp_path, width):
+    # Found by a new user: the download was a link to the range last shown, not the one typed.
+    page.set_viewport_size({"width": width, "height": 844})
+    sign_in(page, demo_depot[1])
+    page.goto(page.base + "/documents")
+    shown = set(page.locator("section.document").evaluate_all("sections => sections.map(s => s.dataset.ufid)"))
+    page.get_by_label("From").fill("2000-01-01")
+    page.get_by_label("Direction").select_option("O")
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download CSV").click()
+    assert download.value.suggested_filename == "documents.csv"
+    with open(download.value.path(), encoding="utf-8-sig", newline="") as file:
+        rows = list(csv.DictReader(file))
+    ufids = {row["ufid"] for row in rows}
+    assert {row["direction"] for row in rows} == {"O"}
+    assert min(row["date"] for row in rows) < page.get_by_label("To").input_value()
+    assert len(ufids) > len({u for u in shown if u.startswith("O")})  # older documents than were shown
+    expect(page).to_have_url(re.compile(r"/documents$"))  # the page stayed as it was
+    with page.expect_download() as download:
+        page.get_by_role("button", name="Download XLSX").click()
+    assert download.value.suggested_filename == "documents.xlsx"
+    # Both buttons are within the page's width, and on a phone big enough to touch.
+    for name in ("Download CSV", "Download XLSX"):
+        box = page.get_by_role("button", name=name).bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= width
+        assert width > 700 or box["height"] >= 40
     assert page.elsewhere == []
 
 
