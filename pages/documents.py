@@ -1,7 +1,7 @@
 """The warehouse documents page: one date range of documents with their lines."""
 from datetime import date, timedelta
 
-from flask import g, render_template, request
+from flask import current_app, g, render_template, request
 
 from pages import bp
 from pages.common import PER_PAGE, Pager, csv_response, day, warehouses
@@ -19,8 +19,12 @@ DOCUMENT_DAYS = 7
 def documents():
     """Warehouse documents of one date range (the last 7 days unless asked) with their lines."""
     query = load_args(documents_query, request.args)
-    date_to = query["date_to"] or date.today()
-    date_from = query["date_from"] or min(date_to, date.today()) - timedelta(days=DOCUMENT_DAYS - 1)
+    today = date.today()
+    # Unless asked, the range ends as far ahead as a booking may be dated (WAREHOUSE_MAX_FUTURE_DAYS),
+    # so that a delivery booked for Monday shows on Friday; and never before a date_from given.
+    date_to = query["date_to"] or max(today + timedelta(days=current_app.config["MAX_FUTURE_DAYS"]),
+                                      query["date_from"] or today)
+    date_from = query["date_from"] or min(date_to, today) - timedelta(days=DOCUMENT_DAYS - 1)
     filters = {"id_warehouses": warehouses(query), "doc_direction": query["direction"],
                "date_from": date_from, "date_to": date_to}
     if query["format"] != "html":
