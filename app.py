@@ -203,6 +203,13 @@ def _serve(argv) -> None:
     # With another process running, a .partial may be its backup under way: left alone.
     for partial in [] if running else backups.remove_partials(app):
         log.info("removed %s, left by a backup that did not finish", partial)
+    if stop.is_set():
+        # Stopped during start-up: no thread is started only to be stopped (a backup due now
+        # would hold the stop up for its whole length), nothing is served, and no start line
+        # says it serves.
+        close_storage(app)
+        log.info("stopped during start-up, before serving")
+        return
     address = f"http://{args.host}:{args.port}"
     # The start line: one line that says what runs, where, on what, and where its backups go.
     log.info("warehouse service %s serving on %s (%s threads), database %s, backups in %s, %s%s",
@@ -210,12 +217,6 @@ def _serve(argv) -> None:
              make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string(), backups.backup_dir(app),
              depot.describe(made), f"; {presence.describe(running)}" if running else "")
 
-    if stop.is_set():
-        # Stopped during start-up: no thread is started only to be stopped (a backup due now
-        # would hold the stop up for its whole length), and nothing is served.
-        close_storage(app)
-        log.info("stopped")
-        return
     work = BackgroundWork(app).start()
     with app.app_context():
         here = presence.Presence(db.engine, address).start()
