@@ -184,7 +184,7 @@ def _serve(argv) -> None:
         sys.exit(f"Refusing to start: {refused}")
     with app.app_context():
         try:
-            new_key = api_keys.bootstrap(db.session, app.config["BOOTSTRAP_API_KEY"])
+            new_key = api_keys.bootstrap(db.session, app.config["BOOTSTRAP_API_KEY"], cli_actor())
         except api_keys.KeyRefused as refused:
             sys.exit(f"Refusing to start: {refused}")
         first_password = people.bootstrap(db.session, cli_actor())

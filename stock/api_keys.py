@@ -249,10 +249,11 @@ def _write_use(engine, key_id: int, address: str, now: datetime) -> None:
                 driver.execute(f"PRAGMA busy_timeout={int(kept)}")
 
 
-def bootstrap(session, configured_key: str | None) -> str | None:
+def bootstrap(session, configured_key: str | None, actor: trail.Actor | None = None) -> str | None:
     """Make the configured key an admin key, or issue one when the service has none.
 
-    Returns a newly generated key (to be shown once), else None.
+    Returns a newly generated key (to be shown once), else None. With an actor (the start-up's
+    user), the audit trail has the key made, and the key it replaced, like any other.
     """
     with writing(session):
         if configured_key:
@@ -273,13 +274,20 @@ def bootstrap(session, configured_key: str | None) -> str | None:
                 previous.name = f"{BOOTSTRAP_NAME}-replaced-{previous.id}"
                 previous.revoked_at = previous.revoked_at or datetime.now()
                 session.flush()
+                if actor is not None:
+                    trail.record(session, actor, "key.revoke", previous.name,
+                                 {"name": [BOOTSTRAP_NAME, previous.name],
+                                  "revoked": [None, utc_text(previous.revoked_at)]})
             session.add(ApiKey(name=BOOTSTRAP_NAME, role="admin", key_hash=digest,
                                warehouses="", created_at=datetime.now()))
+            if actor is not None:
+                trail.record(session, actor, "key.create", BOOTSTRAP_NAME,
+                             {"role": [None, "admin"], "warehouses": [None, []], "expires": [None, None]})
             audit.info("key %r (admin) created from WAREHOUSE_API_KEY by python app.py", BOOTSTRAP_NAME)
             return None
         if session.scalar(select(ApiKey.id).limit(1)) is not None:
             return None
     try:
-        return create_key(session, "admin", "admin")
+        return create_key(session, "admin", "admin", actor=actor)
     except (Conflict, IntegrityError):
         return None  # another process starting at the same moment made the first key

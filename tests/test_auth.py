@@ -4,7 +4,8 @@ from sqlalchemy import select
 
 from helpers import product
 from models import ApiKey
-from stock import api_keys
+from stock import api_keys, audit
+from stock.audit import Actor
 from stock.errors import Conflict, Forbidden, Invalid, Unauthorized
 from version import VERSION
 
@@ -208,6 +209,25 @@ def test_configured_key_becomes_the_admin_key_named_bootstrap(session, client, k
     assert (caller.name, caller.role, caller.warehouses) == ("bootstrap", "admin", None)
     r = client.post("/v1/products/", json={"data": product("P1")}, headers={"TS-Apikey": "configured-secret-key-1"})
     assert r.status_code == 201
+
+
+def test_the_keys_made_at_start_up_are_in_the_audit_trail(session, live_server):
+    # Found by a new user: the first admin key was only in the log, not in the trail.
+    actor = Actor("depot-user", "cli")
+    assert api_keys.bootstrap(session, None, actor)
+    api_keys.bootstrap(session, "configured-secret-key-1", actor)
+    api_keys.bootstrap(session, "configured-secret-key-2", actor)
+    found = [(e["kind"], e["record"], e["who"], e["from"]) for e in reversed(audit.list_entries(session, kind="key"))]
+    replaced = [record for kind, record, _, _ in found if kind == "key.revoke"]
+    assert found == [("key.create", "admin", "depot-user", "cli"), ("key.create", "bootstrap", "depot-user", "cli"),
+                     ("key.revoke", replaced[0], "depot-user", "cli"),
+                     ("key.create", "bootstrap", "depot-user", "cli")]
+    assert replaced[0].startswith("bootstrap-replaced-")
+    # python app.py itself: its configured key's creation is read back over the API.
+    server = live_server()
+    status, body = server.get("/v1/audit/?kind=key.create")
+    assert status == 200
+    assert [(e["record"], e["from"]) for e in body["list"]][0] == ("bootstrap", "cli")
 
 
 def test_configured_key_is_not_added_twice(session):
