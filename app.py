@@ -158,11 +158,17 @@ def serve(argv=None) -> None:
 
 def _serve(argv) -> None:
     defaults = settings.server_config()
-    parser = argparse.ArgumentParser(description="Serve the warehouse service with waitress.")
-    parser.add_argument("--host", default=defaults["host"])
-    parser.add_argument("--port", type=int, default=defaults["port"])
-    parser.add_argument("--threads", type=int, default=defaults["threads"])
-    parser.add_argument("--database-url", default=None)
+    parser = argparse.ArgumentParser(
+        description="Serve the warehouse service with waitress. Each option has an environment "
+                    "variable too (named below); `flask --app app settings` lists every setting.")
+    parser.add_argument("--host", default=defaults["host"],
+                        help="address to listen on (WAREHOUSE_HOST; now %(default)s; 0.0.0.0 is every network)")
+    parser.add_argument("--port", type=int, default=defaults["port"], help="port (WAREHOUSE_PORT; now %(default)s)")
+    parser.add_argument("--threads", type=int, default=defaults["threads"],
+                        help="requests served at once (WAREHOUSE_THREADS; now %(default)s)")
+    parser.add_argument("--database-url", default=None,
+                        help="the database (DATABASE_URL; default sqlite:///warehouse.db, a file in the "
+                             "folder the service starts in)")
     parser.add_argument("--version", action="version", version=f"warehouse service {VERSION}")
     args = parser.parse_args(argv)
 

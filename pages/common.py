@@ -66,8 +66,11 @@ def page_headers(response):
 
 @bp.errorhandler(ServiceError)
 def page_error(error: ServiceError):
+    # A page refused for its address's parameters (a range the wrong way round) leads back to
+    # the same page as it opens without them, where the form is.
+    again = request.path if request.method == "GET" and request.args and request.path != url_for("pages.stock") else None
     return render_template("error.html", status=error.status, message=error.message,
-                           fields=error.fields or {}), error.status
+                           fields=error.fields or {}, again=again), error.status
 
 
 @bp.errorhandler(HTTPException)

@@ -382,6 +382,7 @@ def test_a_bad_filter_is_named_and_shows_nothing_else(office, query, field):
     assert response.status_code == 422
     html = response.get_data(as_text=True)
     assert f"<code>{field}</code>" in html and 'class="document"' not in html
+    assert '<a href="/documents">Open this page again without them</a>' in html
 
 
 # --- orders, stocktakings, movements --------------------------------------------------------
