@@ -17,6 +17,8 @@ def delivery_note(session, caller: Caller, doc_number: int) -> dict:
     document = records.get_document(session, caller, doc_number)
     if document["direction"] != "O":
         raise NotFound(f"Document {document['ufid']} is goods-in: a delivery note is for goods-out documents.")
+    if document["batch_number"] < 0:  # a count's adjustment (stock/stocktaking.py) left for nobody
+        raise NotFound(f"Document {document['ufid']} is a stocktaking's adjustment: nothing was delivered.")
     customer = session.get(Customer, document["id_customer"]) if document["id_customer"] else None
     return {"document": document, "customer": customer, "lines": document["wh_doc_items"]}
 

@@ -257,8 +257,20 @@ def test_a_delivery_note_shows_customer_lines_and_a_signature_box(office, depot)
     html = response.get_data(as_text=True)
     assert "<h1>Delivery note O-" in html
     for shown in ("Customer 7", "Dlouhá 1", "110 00 Praha", "CZ7", "MILK", "Milk 1 l", "L-MILK", "2030-01-31",
-                  ">5<", "Received by", "Handed over by", "paper.css"):
+                  ">5<", "Received by", "Handed over by", "paper.css", "<dd>Main</dd>"):
         assert shown in html, shown
+
+
+def test_a_stocktakings_adjustment_has_no_delivery_note(office, depot, api):
+    # Found by a new user: a count's loss was offered a delivery note, "deliver to" nobody.
+    Scanner(api).book("V", "I", [item("SOAP", 4)], number=60)
+    with db.engine.connect() as connection:
+        adjustment = connection.execute(select(WarehouseDocument.doc_number).where(
+            WarehouseDocument.direction == "O", WarehouseDocument.batch_number < 0)).scalar_one()
+    error_page(office.get(f"/documents/{adjustment}/delivery-note"), 404)
+    html = office.get("/documents").get_data(as_text=True)
+    assert html.count("A stocktaking's adjustment") == 1
+    assert html.count(">Delivery note</a>") == 1  # the shipment's, depot[1]
 
 
 @pytest.mark.parametrize("number", ["1", "99"])
