@@ -15,7 +15,6 @@ next page as its link gives it. Aims from the issue: every page under 300 ms, ev
 whole-list dump under 100 ms; the dumps (every product, customer, order, stocktaking) are noted.
 """
 import hashlib
-import json
 import random
 import re
 import shutil

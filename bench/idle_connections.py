@@ -9,7 +9,6 @@ import http.client
 import socket
 import time
 
-import server
 from report import Row
 
 I_IDLE = 400

@@ -33,6 +33,7 @@ import copy
 import gc
 import os
 import pathlib
+import re
 import shutil
 import sys
 import tempfile
@@ -502,6 +503,43 @@ def person(app):
 @pytest.fixture
 def client(app):
     return app.test_client()
+
+
+def token_of(page) -> str:
+    """The form token of a page (its hidden field `token`)."""
+    return re.search(r'name="token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
+
+
+def sign_in(client, name, password=PASSWORD, next_path=""):
+    """Sign in through the form as a browser would: fetch it, post it back with its token."""
+    token = token_of(client.get("/login"))
+    return client.post("/login", data={"username": name, "password": password, "token": token,
+                                       "next": next_path})
+
+
+def signed_in(client, person, name: str, warehouses: list[int] | None = None):
+    person(name, warehouses)
+    response = sign_in(client, name)
+    assert response.status_code == 302, response.get_data(as_text=True)
+    return client
+
+
+@pytest.fixture
+def office(client, person):
+    """The test client signed in as the person "read", of role read for every warehouse."""
+    return signed_in(client, person, "read")
+
+
+@pytest.fixture
+def office_w1(client, person):
+    """The test client signed in as a person of role read limited to warehouse 1."""
+    return signed_in(client, person, "read_w1", [1])
+
+
+@pytest.fixture
+def admin(client, person):
+    """The test client signed in as the person "admin", of role admin."""
+    return signed_in(client, person, "admin")
 
 
 @pytest.fixture

@@ -10,7 +10,7 @@ import pytest
 from helpers import created, product
 from server import query
 from stock import people
-from test_pages import sign_in
+from conftest import sign_in
 
 
 def demo(runner):

@@ -11,7 +11,7 @@ from datetime import date, timedelta
 import pytest
 
 from app import create_app
-from conftest import PASSWORD, Scanner, close_app
+from conftest import PASSWORD, Scanner, close_app, sign_in, token_of  # noqa: F401 (re-exported)
 from helpers import created, order, order_item, product
 from models import ServiceSetting
 from stock import people
@@ -21,17 +21,6 @@ from storage.db import db
 
 def day(days_ago: int) -> str:
     return (date.today() - timedelta(days=days_ago)).isoformat()
-
-
-def token_of(page) -> str:
-    return re.search(r'name="token" value="([^"]+)"', page.get_data(as_text=True)).group(1)
-
-
-def sign_in(client, name, password=PASSWORD, next_path=""):
-    """Sign in through the form as a browser would: fetch it, post it back with its token."""
-    token = token_of(client.get("/login"))
-    return client.post("/login", data={"username": name, "password": password, "token": token,
-                                       "next": next_path})
 
 
 def csv_rows(response) -> list[dict]:
@@ -63,15 +52,6 @@ def depot(api):
     depot.booked("O", [("MILK-1L", 5, "pc", "")], days_ago=1)
     depot.booked("I", [("SOAP", 7, "pc", "")], days_ago=1, warehouse=2)
     return depot
-
-
-@pytest.fixture
-def office(client, person):
-    """The test client signed in as the person "read", of role read for every warehouse."""
-    person("read")
-    response = sign_in(client, "read")
-    assert response.status_code == 302, response.get_data(as_text=True)
-    return client
 
 
 # --- signing in -----------------------------------------------------------------------------

@@ -10,7 +10,7 @@ import pytest
 from conftest import PASSWORD, Api
 from helpers import qr_holds
 from stock import api_keys, audit, people
-from test_pages import sign_in, token_of
+from conftest import sign_in, token_of
 
 OTHER = "another long password"
 

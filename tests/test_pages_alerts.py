@@ -7,7 +7,8 @@ import pytest
 
 from conftest import Scanner
 from helpers import add_products, item, order, order_item
-from test_pages import csv_rows, sign_in
+from conftest import sign_in
+from test_pages import csv_rows
 
 
 def day(days: int) -> str:

@@ -3,7 +3,6 @@
 The browser comes from tests/conftest.py; the demo depot and the tab that may reach only the
 service from tests/test_pages_browser.py.
 """
-import re
 
 import pytest
 from playwright.sync_api import expect

@@ -4,14 +4,8 @@ import re
 import pytest
 
 from stock import audit, catalog
-from test_pages import csv_rows, office, sign_in, token_of  # noqa: F401 (office: a fixture)
-
-
-@pytest.fixture
-def admin(client, keys, person):
-    person("admin")
-    assert sign_in(client, "admin").status_code == 302
-    return client
+from conftest import token_of
+from test_pages import csv_rows
 
 
 @pytest.fixture

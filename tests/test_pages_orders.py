@@ -6,14 +6,8 @@ import pytest
 
 from helpers import created, order, order_item, product
 from stock import audit, catalog
-from test_pages import Depot, csv_rows, office, sign_in, token_of  # noqa: F401 (office: a fixture)
-
-
-@pytest.fixture
-def admin(client, keys, person):
-    person("admin")
-    assert sign_in(client, "admin").status_code == 302
-    return client
+from conftest import sign_in, token_of
+from test_pages import Depot, csv_rows
 
 
 @pytest.fixture

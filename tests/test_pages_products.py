@@ -10,15 +10,8 @@ import pytest
 
 from helpers import created, product
 from stock import audit
-from test_pages import Depot, csv_rows, office, sign_in, token_of  # noqa: F401 (office: a fixture)
-
-
-@pytest.fixture
-def admin(client, keys, person):
-    """The test client signed in with the admin key."""
-    person("admin")
-    assert sign_in(client, "admin").status_code == 302
-    return client
+from conftest import token_of
+from test_pages import Depot, csv_rows
 
 
 @pytest.fixture

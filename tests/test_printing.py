@@ -9,7 +9,7 @@ import re
 import pytest
 from sqlalchemy import select
 
-from conftest import Scanner
+from conftest import Scanner, sign_in
 from helpers import created, item, order, order_item, product
 from models import WarehouseDocument
 from operations import settings
@@ -17,7 +17,6 @@ from scanning import page_size_mm, pdf_pages, scanned
 from stock.errors import SettingError
 from storage.db import db
 from test_customers import add_customers
-from test_pages import sign_in
 
 EAN = "4006381333931"           # a valid EAN-13
 BOX_CODE = "BOX-MILK/12"        # not an EAN-13: printed as Code 128
@@ -50,21 +49,6 @@ def depot(api, session):
                                      .order_by(WarehouseDocument.doc_number)).all()
     assert [(d, w) for _, d, w in numbers] == [("I", 1), ("O", 1), ("I", 2)]
     return [number for number, _, _ in numbers]
-
-
-@pytest.fixture
-def office(client, person):
-    person("read")
-    assert sign_in(client, "read").status_code == 302
-    return client
-
-
-@pytest.fixture
-def office_w1(client, person):
-    """Signed in as a person of role read limited to warehouse 1."""
-    person("read_w1", [1])
-    assert sign_in(client, "read_w1").status_code == 302
-    return client
 
 
 def error_page(response, status):

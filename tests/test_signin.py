@@ -18,7 +18,7 @@ from stock import audit, people
 from stock.audit import cli_actor
 from stock.errors import Invalid
 from storage.db import db, utc_now, writing
-from test_pages import token_of
+from conftest import token_of
 
 OTHER = "a different long password"
 

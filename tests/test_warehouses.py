@@ -5,7 +5,6 @@ import pytest
 from helpers import add_products, batch, created, error_fields, item, order, order_item, product
 from stock import api_keys, audit
 from stock.errors import Invalid
-from storage.db import db
 
 
 def warehouses(api):
