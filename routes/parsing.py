@@ -18,19 +18,9 @@ def body_data(required: bool = False) -> dict:
 
     Only no body: blanks alone are no JSON document, so they are 400 like any other.
     """
-    raw = request.get_data(cache=True)
-    if not raw:
-        payload = {}
-    else:
-        try:
-            payload = current_app.json.loads(raw)
-        except (ValueError, RecursionError):  # RecursionError: nested too deep to parse
-            raise BadRequest("The body is not valid JSON.") from None
+    raw, payload = _body({})
     if not isinstance(payload, dict):
         raise BadRequest("The body must be a JSON object.")
-    if _deeper_than(payload, MAX_DEPTH):
-        raise BadRequest(f"The body is nested deeper than {MAX_DEPTH} levels; no request of the "
-                         "interface nests more than a few.")
     others = sorted(set(payload) - {"data"})
     if others:
         raise BadRequest(f"Unexpected top-level key(s): {', '.join(others)}; wrap the payload in \"data\".")
@@ -40,12 +30,40 @@ def body_data(required: bool = False) -> dict:
         return {}
     if not isinstance(payload["data"], dict):
         raise BadRequest("\"data\" must be a JSON object.")
+    return _without_nul(raw, payload["data"])
+
+
+def body_rows() -> list:
+    """The array under "data", for an operation that takes several rows at once (a PUT of pairs)."""
+    raw, payload = _body(None)
+    if not isinstance(payload, dict) or set(payload) != {"data"} or not isinstance(payload["data"], list):
+        raise BadRequest("The body must be {\"data\": [...]}: a JSON object whose one key holds an array.")
+    return _without_nul(raw, payload["data"])
+
+
+def _body(empty):
+    """(the raw body, the JSON it holds, or `empty` for no body), refused as a whole when it is
+    no JSON or nests deeper than MAX_DEPTH: each reader of a body comes through here."""
+    raw = request.get_data(cache=True)
+    if not raw:
+        return raw, empty
+    try:
+        payload = current_app.json.loads(raw)
+    except (ValueError, RecursionError):  # RecursionError: nested too deep to parse
+        raise BadRequest("The body is not valid JSON.") from None
+    if _deeper_than(payload, MAX_DEPTH):
+        raise BadRequest(f"The body is nested deeper than {MAX_DEPTH} levels; no request of the "
+                         "interface nests more than a few.")
+    return raw, payload
+
+
+def _without_nul(raw: bytes, data):
     # PostgreSQL cannot store NUL in text; JSON can only carry it escaped.
     if b"\\u0000" in raw:
-        where = _nul_at(payload["data"], ("data",))
+        where = _nul_at(data, ("data",))
         if where:
             raise invalid_field(where, "Text may not contain the NUL character (\\u0000).")
-    return payload["data"]
+    return data
 
 
 def _deeper_than(payload, limit: int) -> bool:
@@ -54,7 +72,7 @@ def _deeper_than(payload, limit: int) -> bool:
     A level's members are sorted from their types by C-level calls (chain, map, compress), not a
     Python test per value: a 1000-item batch has some 13,000 values, and this runs on every body.
     """
-    level = [payload]
+    level = [payload] if type(payload) in _CONTAINERS else []  # a bare 42 or null nests nothing
     for _depth in range(limit):
         members = list(chain.from_iterable([value.values() if type(value) is dict else value
                                             for value in level]))
@@ -101,19 +119,3 @@ def load_query(schema) -> dict:
         return schema.load(request.args.to_dict())
     except ValidationError as error:
         raise Invalid("The query has invalid parameters.", error.messages) from None
-
-
-def body_rows() -> list:
-    """The array under "data", for an operation that takes several rows at once (a PUT of pairs)."""
-    raw = request.get_data(cache=True)
-    try:
-        payload = current_app.json.loads(raw) if raw else None
-    except (ValueError, RecursionError):
-        raise BadRequest("The body is not valid JSON.") from None
-    if not isinstance(payload, dict) or set(payload) != {"data"} or not isinstance(payload["data"], list):
-        raise BadRequest("The body must be {\"data\": [...]}: a JSON object whose one key holds an array.")
-    if b"\\u0000" in raw:
-        where = _nul_at(payload["data"], ("data",))
-        if where:
-            raise invalid_field(where, "Text may not contain the NUL character (\\u0000).")
-    return payload["data"]

@@ -230,6 +230,17 @@ def test_a_body_nested_hundreds_deep_is_400_json(client, keys, path, depth, inne
     assert "nested deeper" in error["message"] or "not valid JSON" in error["message"]
 
 
+@pytest.mark.parametrize("depth", [500, 950])
+def test_a_body_of_rows_nested_hundreds_deep_is_400_json_too(client, keys, depth):
+    # The operation that takes several rows (PUT /v1/reorder_levels/) reads its body its own way,
+    # and walked a deep one with a NUL inside past Python's recursion limit.
+    body = ('{"data": [' + "[" * depth + '"\\u0000"' + "]" * depth + "]}").encode()
+    response = client.put("/v1/reorder_levels/", data=body, content_type="application/json",
+                          headers={"TS-Apikey": keys["admin"]})
+    error = assert_error(response, 400, "bad_request")
+    assert "nested deeper" in error["message"] or "not valid JSON" in error["message"]
+
+
 def test_a_body_nested_hundreds_deep_is_400_on_an_update(api, client, keys):
     created = api.post("/v1/products/", product("P1"))
     assert created.status_code == 201
