@@ -198,19 +198,7 @@ def keep_best_before(session, lines) -> None:
     quote = connection.dialect.identifier_preparer.quote
     mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
     table = quote(BestBefore.__tablename__)
-    # The received (product, lot) pairs only, each one look-up of the key: a product received
-    # daily has a row for every lot it ever had, and reading all of them made each goods-in
-    # slower with every year of history. A join on VALUES because SQLite reads a row-value IN
-    # list by scanning the whole table; in parts, to stay under SQLite's parameter limit.
-    kept = {}
-    received = sorted(earliest)
-    for start in range(0, len(received), _PAIRS_A_READ):
-        part = received[start:start + _PAIRS_A_READ]
-        kept.update(((code, lot), day) for code, lot, day in connection.exec_driver_sql(
-            f"WITH received (product_code, lot) AS (VALUES {', '.join([f'({mark}, {mark})'] * len(part))}) "
-            f"SELECT b.product_code, b.lot, b.date_exp FROM received JOIN {table} b "
-            f"ON b.product_code = received.product_code AND b.lot = received.lot",
-            tuple(value for pair in part for value in pair)))
+    kept = _kept_best_before(connection, table, mark, sorted(earliest))
     changed = sorted((key, day) for key, day in earliest.items() if key not in kept or day < kept[key])
     if not changed:
         return
@@ -220,6 +208,25 @@ def keep_best_before(session, lines) -> None:
         f"ON CONFLICT (product_code, lot) DO UPDATE SET date_exp = CASE WHEN excluded.date_exp < {table}.date_exp "
         f"THEN excluded.date_exp ELSE {table}.date_exp END",
         [(code, lot, day) for (code, lot), day in changed])
+
+
+def _kept_best_before(connection, table: str, mark: str, received: list[tuple[str, str]]) -> dict:
+    """{(product, lot): date_exp} of the received pairs that have a row.
+
+    The pairs only, each one look-up of the key: a product received daily has a row for every
+    lot it ever had, and reading all of them made each goods-in slower with every year of
+    history. A join on VALUES because SQLite reads a row-value IN list by scanning the whole
+    table; in parts, to stay under SQLite's parameter limit.
+    """
+    kept = {}
+    for start in range(0, len(received), _PAIRS_A_READ):
+        part = received[start:start + _PAIRS_A_READ]
+        kept.update(((code, lot), day) for code, lot, day in connection.exec_driver_sql(
+            f"WITH received (product_code, lot) AS (VALUES {', '.join([f'({mark}, {mark})'] * len(part))}) "
+            f"SELECT b.product_code, b.lot, b.date_exp FROM received JOIN {table} b "
+            f"ON b.product_code = received.product_code AND b.lot = received.lot",
+            tuple(value for pair in part for value in pair)))
+    return kept
 
 
 _PAIRS_A_READ = 400  # two parameters a pair: under 999, the limit of SQLite before 3.32
