@@ -20,10 +20,11 @@ from datetime import date, timedelta
 from flask import current_app
 from sqlalchemy import select
 
+from identity import api_keys, people
 from models import Batch, OrderDocument, Product, Warehouse, WarehouseDocument
 from operations import upgrades
 from schemas import batch_create_schema, customer_row_schema, order_create_schema, product_schema
-from stock import api_keys, audit, catalog, people, warehouses
+from stock import audit, catalog, warehouses
 from stock.audit import CLI_ADDRESS, Actor
 from stock.orders import create_order
 from stock.policy import Policy

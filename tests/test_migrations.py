@@ -20,10 +20,10 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
 
 from conftest import BACKEND, PG_URL, SHARED_SERVER_BUSY_TIMEOUT
+from identity.api_keys import hash_key
 from operations import upgrades
 from operations.upgrades import UpgradeRefused, upgrade_database
 from server import free_port, query, server_url
-from stock.api_keys import hash_key
 from storage.db import db
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
