@@ -31,6 +31,8 @@ POLICY = {
 HEADERS = {
     "Referrer-Policy": "same-origin",
     "X-Frame-Options": "DENY",  # frame-ancestors for browsers that predate it
+    # No page needs the camera or the microphone; a page that does (a scanner) says so itself.
+    "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
 STATED = "page_policy.blueprints"
 

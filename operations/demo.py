@@ -190,7 +190,7 @@ def build(session, today: date | None = None) -> dict:
 def _warehouses(session) -> None:
     """1 is there in a new database as "Main"; the cold store is the demo's second."""
     if session.get(Warehouse, COLD) is None:
-        warehouses.create_warehouse(session, audit.Actor("demo", audit.CLI_ADDRESS),
+        warehouses.create_warehouse(session, audit.Actor("demo", audit.CLI_ADDRESS, "cli"),
                                     {"id_warehouse": COLD, "name": "Cold store", "address": ""})
 
 
@@ -308,6 +308,6 @@ OFFICE_PERSON = "office"
 def office_person(session) -> str:
     """A person of role read who signs in to the pages of the demo; their new password."""
     password = secrets.token_urlsafe(15)
-    people.create_person(session, Actor("demo", CLI_ADDRESS), OFFICE_PERSON, "read", password)
+    people.create_person(session, Actor("demo", CLI_ADDRESS, "cli"), OFFICE_PERSON, "read", password)
     return password
 
