@@ -142,9 +142,9 @@ def admin_keys():
 def _keys_page(error=None, form=None, status=200):
     """The keys page: those the admin may manage, the pairing form (what was typed, or the admin's
     own warehouses for one limited to them), and a refusal at the top."""
-    return render_template("admin_keys.html", keys=[api_keys.key_view(k) for k in api_keys.list_keys(db.session,
-                                                                                                     g.caller)],
-                           form=form if form is not None else {"warehouses": own_warehouses()}, error=error), status
+    keys = [api_keys.key_view(key) for key in api_keys.list_keys(db.session, g.caller)]
+    return render_template("admin_keys.html", keys=keys, error=error,
+                           form=form if form is not None else {"warehouses": own_warehouses()}), status
 
 
 @bp.post("/admin/keys")
