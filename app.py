@@ -11,11 +11,12 @@ from flask_migrate import Migrate
 from sqlalchemy.engine import make_url
 from werkzeug.exceptions import HTTPException
 
+from identity import api_keys, people
+import page_policy
 import pages
 import routes
 from background.worker import BackgroundWork
 from operations import backups, cli, depot, logs, presence, serving, settings, upgrades
-from stock import api_keys, people
 from stock.audit import cli_actor
 from stock.errors import ServiceError, SettingError, Unavailable
 from storage import cache, outage
@@ -81,6 +82,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.wsgi_app = logs.AccessLog(app.wsgi_app, app.config)
     routes.register(app)
     pages.register(app)
+    app.after_request(page_policy.secure)
     register_error_handlers(app)
     cli.register(app)
     return app

@@ -27,7 +27,7 @@ class ApiKey(db.Model):
     created_at: Mapped[dt.datetime]
     revoked_at: Mapped[Optional[dt.datetime]]
     expires_at: Mapped[Optional[dt.datetime]] = mapped_column(UtcDateTime)  # aware, UTC; None: never
-    # When the key was last used and from where, to the minute (stock/api_keys.py UseNotes).
+    # When the key was last used and from where, to the minute (identity/api_keys.py UseNotes).
     last_used_at: Mapped[Optional[dt.datetime]] = mapped_column(UtcDateTime)
     last_used_from: Mapped[str] = mapped_column(String(100), default="", server_default="")
 
@@ -46,9 +46,23 @@ class Person(db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     password_changed_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     disabled_at: Mapped[Optional[dt.datetime]] = mapped_column(UtcDateTime)
-    # Counted up at each password change and at disabling: a session signed in under
-    # another generation has ended.
-    generation: Mapped[int] = mapped_column(default=0)
+
+
+class PageSession(db.Model):
+    """A person signed in to the pages (DESIGN 26): the session cookie names one of these.
+
+    Signing out, a password change and disabling the person delete the rows, so a copy of the
+    cookie opens nothing afterwards. Only the hash of the cookie's token is kept.
+    """
+
+    __tablename__ = "page_sessions"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    token_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    person_id: Mapped[int] = mapped_column(ForeignKey("users.id"), index=True)
+    started_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    # The last request, to the minute (identity/sessions.py): 12 hours without one end the session.
+    seen_at: Mapped[dt.datetime] = mapped_column(UtcDateTime, index=True)
+    address: Mapped[str] = mapped_column(String(100), default="")
 
 
 class SigninFailure(db.Model):
@@ -331,12 +345,17 @@ class AuditEntry(db.Model):
     id: Mapped[int] = mapped_column(primary_key=True)
     at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     who: Mapped[str] = mapped_column(String(200))
+    # "person", "key" or "cli" (stock/audit.py Actor); "" where it is not known.
+    who_kind: Mapped[str] = mapped_column(String(10), default="", server_default="")
     # "from" in the API: the client address, or "cli" for a command on the depot's PC.
     address: Mapped[str] = mapped_column(String(100))
     kind: Mapped[str] = mapped_column(String(50))
     record: Mapped[str] = mapped_column(Text, default="")
     # JSON: {field: [before, after]}
     changes: Mapped[str] = mapped_column(Text, default="{}")
+    # The warehouses the change concerns (stock/audit.py reach_text): "*" every one, "" none in
+    # particular, "1,2" those. An admin limited to warehouses reads the rows within its own.
+    warehouses: Mapped[str] = mapped_column(String(500), default="*", server_default="*")
 
 
 class ReorderLevel(db.Model):
@@ -371,6 +390,8 @@ class Webhook(db.Model):
     events: Mapped[str] = mapped_column(Text)  # comma-separated event names
     secret: Mapped[str] = mapped_column(String(100))
     created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    # Comma-separated warehouse ids whose events it gets; empty means every warehouse (as for keys).
+    warehouses: Mapped[str] = mapped_column(String(500), default="", server_default="")
 
 
 class OutboxEvent(db.Model):

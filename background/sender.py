@@ -6,6 +6,11 @@ their events: a later one waits while an earlier one is retried (after PAUSE, do
 an hour), and an event nobody took within GIVE_UP is marked failed so the rest can go on.
 Each attempt's answer (status and the start of the body) is kept for /admin/webhooks.
 
+A webhook limited to warehouses is given only the events of those warehouses (each event's
+data names its `id_warehouse`; one that names none is not theirs). A redirect is never
+followed: it is the receiver's answer, and the event waits for the next attempt, so that a
+receiver cannot send the depot's signed events, or its requests, anywhere else.
+
 Nothing here runs inside a booking: a slow, failing or dead receiver only delays its own queue.
 """
 import hashlib
@@ -18,6 +23,7 @@ from datetime import timedelta
 
 from sqlalchemy import and_, delete, select, update
 
+from identity.caller import parse_warehouses
 from models import OutboxEvent, Webhook, WebhookDelivery
 from storage.db import utc_now, writing
 
@@ -25,7 +31,7 @@ TIMEOUT = 5.0  # seconds a receiver has to answer
 GIVE_UP = timedelta(hours=24)
 MAX_PAUSE = 3600.0  # seconds between two attempts at most
 KEEP = timedelta(days=7)  # events and their deliveries are pruned after this
-ANSWER_KEPT = 500  # characters of a receiver's answer kept for the page
+ANSWER_KEPT = 200  # characters of a receiver's answer kept for the page
 
 
 def signature(secret: str, timestamp: int, body: bytes) -> str:
@@ -40,13 +46,23 @@ def event_body(event_id: int, event: str, created, data: str) -> bytes:
                        "data": json.loads(data)}, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
 
 
+class NoRedirect(urllib.request.HTTPRedirectHandler):
+    """A 3xx answer stays the answer (urllib raises it as an HTTPError) instead of being followed."""
+
+    def redirect_request(self, req, fp, code, msg, headers, newurl):
+        return None
+
+
+_OPENER = urllib.request.build_opener(NoRedirect)
+
+
 def post(url: str, secret: str, body: bytes, timeout: float = TIMEOUT) -> tuple[int, str]:
     """Post one event; its HTTP status (0 when no answer came) and the start of its answer."""
     request = urllib.request.Request(url, data=body, method="POST", headers={
         "Content-Type": "application/json", "User-Agent": "warehouse-webhooks/1",
         "Warehouse-Signature": signature(secret, int(time.time()), body)})
     try:
-        with urllib.request.urlopen(request, timeout=timeout) as answer:  # noqa: S310 (http and https only)
+        with _OPENER.open(request, timeout=timeout) as answer:  # http and https only (the schema's URL check)
             return answer.status, answer.read(ANSWER_KEPT).decode("utf-8", "replace")
     except urllib.error.HTTPError as error:
         return error.code, error.read(ANSWER_KEPT).decode("utf-8", "replace")
@@ -57,18 +73,21 @@ def post(url: str, secret: str, body: bytes, timeout: float = TIMEOUT) -> tuple[
 
 def fan_out(session, batch: int = 500) -> int:
     """Make the deliveries of events not fanned out yet; how many events were taken."""
-    events = session.execute(select(OutboxEvent.id, OutboxEvent.event, OutboxEvent.created)
+    events = session.execute(select(OutboxEvent.id, OutboxEvent.event, OutboxEvent.created, OutboxEvent.data)
                              .where(OutboxEvent.fanned_out == 0).order_by(OutboxEvent.id).limit(batch)).all()
     if not events:
         session.rollback()
         return 0
-    hooks = session.execute(select(Webhook.id, Webhook.events, Webhook.created_at)).all()
+    hooks = session.execute(select(Webhook.id, Webhook.events, Webhook.created_at, Webhook.warehouses)).all()
     session.rollback()
     now = utc_now()
+    limited = any(hook.warehouses for hook in hooks)
     rows = [{"webhook_id": hook.id, "event_id": event.id, "state": "pending", "attempts": 0, "next_at": now,
              "last_status": 0, "last_answer": ""}
-            for event in events for hook in hooks
-            if event.event in hook.events.split(",") and hook.created_at <= event.created]
+            for event, warehouse in ((event, warehouse_of(event.data) if limited else None) for event in events)
+            for hook in hooks
+            if event.event in hook.events.split(",") and hook.created_at <= event.created
+            and in_reach(hook.warehouses, warehouse)]
     with writing(session, []):
         if rows:
             # A webhook deleted meanwhile takes none (its row is gone: no delivery may name it).
@@ -79,6 +98,18 @@ def fan_out(session, batch: int = 500) -> int:
         session.execute(update(OutboxEvent).where(OutboxEvent.id.in_([event.id for event in events]))
                         .values(fanned_out=1))
     return len(events)
+
+
+def warehouse_of(data: str) -> int | None:
+    """The warehouse an event concerns, as its data names it (None: none)."""
+    value = json.loads(data).get("id_warehouse") if data.startswith("{") else None
+    return value if isinstance(value, int) else None
+
+
+def in_reach(warehouses: str, id_warehouse: int | None) -> bool:
+    """Whether a webhook with these warehouses ("": every one) is given an event of that warehouse."""
+    reach = parse_warehouses(warehouses)
+    return reach is None or id_warehouse in reach
 
 
 def due_webhooks(session) -> list[int]:

@@ -13,9 +13,10 @@ from flask.cli import AppGroup, FlaskGroup, with_appcontext
 from marshmallow import ValidationError
 from sqlalchemy.engine import make_url
 
+from identity import api_keys, people
 from operations import backups, logs, serving, settings, upgrades
 from schemas import customer_row_schema, product_schema
-from stock import api_keys, catalog, people, reports
+from stock import catalog, reports
 from stock.audit import cli_actor
 from stock.errors import ServiceError
 from stock.quantities import from_milli
@@ -24,7 +25,8 @@ from transfer import importing
 from version import VERSION
 
 keys = AppGroup("keys", help="Issue, list and revoke API keys.")
-users = AppGroup("users", help="Add people who sign in to the pages; list them, set passwords, disable them.")
+users = AppGroup("users", help="Add people who sign in to the pages; list them, set passwords, change their "
+                                "role or warehouses, disable and enable them.")
 customers = AppGroup("customers", help="Load customers from a CSV file.")
 products = AppGroup("products", help="Load products from a JSON Lines file.")
 
@@ -284,6 +286,31 @@ def disable_person(name):
     except ServiceError as error:
         fail(error.message)
     click.echo(f"{name!r} is disabled; their sessions have ended.")
+
+
+@users.command("enable")
+@click.argument("name")
+def enable_person(name):
+    """Let a disabled person sign in again, with the password they had."""
+    try:
+        people.enable_person(db.session, cli_actor(), name)
+    except ServiceError as error:
+        fail(error.message)
+    click.echo(f"{name!r} may sign in again.")
+
+
+@users.command("change")
+@click.argument("name")
+@click.option("--role", required=True, type=click.Choice(api_keys.ROLES))
+@click.option("--warehouses", default="", help="Comma-separated warehouse ids; all when left out.")
+def change_person(name, role, warehouses):
+    """Give a person another role or other warehouses (the last admin for every warehouse stays one)."""
+    ids = warehouse_ids(warehouses)
+    try:
+        people.change_access(db.session, cli_actor(), name, role, ids)
+    except ServiceError as error:
+        fail(error.message)
+    click.echo(f"{name!r} now has role {role} for warehouses {','.join(map(str, ids)) or 'all'}.")
 
 
 def read_text(path: str) -> str:

@@ -20,10 +20,11 @@ from datetime import date, timedelta
 from flask import current_app
 from sqlalchemy import select
 
+from identity import api_keys, people
 from models import Batch, OrderDocument, Product, Warehouse, WarehouseDocument
 from operations import upgrades
 from schemas import batch_create_schema, customer_row_schema, order_create_schema, product_schema
-from stock import api_keys, audit, catalog, people, warehouses
+from stock import audit, catalog, warehouses
 from stock.audit import CLI_ADDRESS, Actor
 from stock.orders import create_order
 from stock.policy import Policy
@@ -189,7 +190,7 @@ def build(session, today: date | None = None) -> dict:
 def _warehouses(session) -> None:
     """1 is there in a new database as "Main"; the cold store is the demo's second."""
     if session.get(Warehouse, COLD) is None:
-        warehouses.create_warehouse(session, audit.Actor("demo", audit.CLI_ADDRESS),
+        warehouses.create_warehouse(session, audit.Actor("demo", audit.CLI_ADDRESS, "cli"),
                                     {"id_warehouse": COLD, "name": "Cold store", "address": ""})
 
 
@@ -307,6 +308,6 @@ OFFICE_PERSON = "office"
 def office_person(session) -> str:
     """A person of role read who signs in to the pages of the demo; their new password."""
     password = secrets.token_urlsafe(15)
-    people.create_person(session, Actor("demo", CLI_ADDRESS), OFFICE_PERSON, "read", password)
+    people.create_person(session, Actor("demo", CLI_ADDRESS, "cli"), OFFICE_PERSON, "read", password)
     return password
 

@@ -5,7 +5,7 @@ import logging.handlers
 import sys
 import time
 
-from identity import KEY_NAME, client_address
+from identity.client import KEY_NAME, client_address
 from storage import outage
 
 access_log = logging.getLogger("warehouse.access")

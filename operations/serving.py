@@ -102,7 +102,7 @@ def connection_adjustments(idle_timeout: int, connection_limit: int) -> dict:
     return {"channel_timeout": idle_timeout, "connection_limit": connection_limit,
             "cleanup_interval": max(1, math.ceil(idle_timeout / 4)), "asyncore_use_poll": True,
             # X-Forwarded-For and -Proto reach the app, which believes them only from
-            # WAREHOUSE_TRUSTED_PROXY (identity.py); waitress 3 would drop them before.
+            # WAREHOUSE_TRUSTED_PROXY (identity/client.py); waitress 3 would drop them before.
             "clear_untrusted_proxy_headers": False}
 
 

@@ -81,7 +81,7 @@ def app_config(environ=None) -> dict:
         "BACKUP_DIR": text(environ, "WAREHOUSE_BACKUP_DIR", None),
         "BOOTSTRAP_API_KEY": text(environ, "WAREHOUSE_API_KEY", None),
         # The proxy (an address) whose X-Forwarded-For and X-Forwarded-Proto are believed
-        # (identity.py): Caddy in front of the service, docs/https.md.
+        # (identity/client.py): Caddy in front of the service, docs/https.md.
         "TRUSTED_PROXY": text(environ, "WAREHOUSE_TRUSTED_PROXY", None),
         # The name a new database's depot identity gets (operations/depot.py).
         "DEPOT_NAME": text(environ, "WAREHOUSE_DEPOT_NAME", None),

@@ -1,8 +1,10 @@
-"""The pages under /admin/ (role admin; DESIGN section 16): people, keys and pairing a scanner, the audit trail.
+"""The pages under /admin/ (role admin; DESIGN 16, 26): people, keys and pairing a scanner, the audit trail.
 
 As thin as the other pages: read the form, call the same rules as the API and the CLI
-(stock.people, stock.api_keys, stock.audit), render. Every change is a form post with the form token,
-and each leaves its row in the audit trail with the person's name and address.
+(identity.people, identity.api_keys, stock.audit), render. Every change is a form post with the form token,
+and each leaves its row in the audit trail with the person's name and address. An admin limited
+to warehouses sees and changes only the people and keys within them (identity.caller.may_manage,
+asked by the rules themselves).
 """
 import json
 from datetime import datetime, time, timezone
@@ -10,12 +12,13 @@ from datetime import datetime, time, timezone
 from flask import current_app, flash, g, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
-from identity import came_over_https
+from identity import api_keys, people
+from identity.client import came_over_https
 from pages import bp
-from pages.params import audit_query, load_args, pairing_form, password_form, person_form
+from pages.params import access_form, audit_query, load_args, pairing_form, password_form, person_form
 from pages.signin import actor, admin_only, check_form_post
-from stock import api_keys, audit, people
-from stock.errors import Invalid, ServiceError
+from stock import audit
+from stock.errors import Invalid, NotFound, ServiceError
 from storage.db import db
 
 
@@ -29,11 +32,24 @@ def load_form(schema) -> dict:
 
 # --- people -----------------------------------------------------------------------------------
 
+def _people_page(error=None, form=None, status=200):
+    """The people page: those the admin may manage, the add form (what was typed, or the admin's
+    own warehouses for one limited to them), and a refusal at the top."""
+    return render_template("admin_people.html", people=people.list_people(db.session, g.caller),
+                           form=form if form is not None else {"warehouses": own_warehouses()},
+                           error=error), status
+
+
+def own_warehouses() -> str:
+    """The admin's warehouses as the forms take them ("" for every warehouse)."""
+    return ", ".join(str(number) for number in sorted(g.caller.warehouses or ()))
+
+
 @bp.get("/admin/people")
 @admin_only
 def admin_people():
-    """Everyone who signs in to the pages; add a person, reset a password, disable."""
-    return render_template("admin_people.html", people=people.list_people(db.session), form={})
+    """Everyone who signs in to the pages; add a person, change one, reset a password, disable, enable."""
+    return _people_page()
 
 
 @bp.post("/admin/people")
@@ -43,12 +59,12 @@ def admin_people_add():
     check_form_post()
     try:
         form = load_form(person_form)
-        people.create_person(db.session, actor(), form["name"], form["role"], form["password"], form["warehouses"])
+        people.create_person(db.session, actor(), form["name"], form["role"], form["password"], form["warehouses"],
+                             caller=g.caller)
     except ServiceError as error:
         # The form again with what was typed, except the password.
         typed = {name: request.form.get(name, "") for name in ("name", "role", "warehouses")}
-        return render_template("admin_people.html", people=people.list_people(db.session), form=typed,
-                               error=error), error.status
+        return _people_page(error, typed, error.status)
     flash(f"{form['name']} may sign in now.")
     return redirect(url_for("pages.admin_people"))
 
@@ -59,21 +75,58 @@ def admin_people_password(name):
     """Set a person's password; their sessions end (the admin's own too, when it is theirs)."""
     check_form_post()
     try:
-        people.change_password(db.session, actor(), name, load_form(password_form)["password"])
+        people.change_password(db.session, actor(), name, load_form(password_form)["password"], caller=g.caller)
     except ServiceError as error:
-        return render_template("admin_people.html", people=people.list_people(db.session), form={},
-                               error=error), error.status
+        return _people_page(error, status=error.status)
     flash(f"The password of {name} is changed; their sessions have ended.")
+    return redirect(url_for("pages.admin_people"))
+
+
+@bp.post("/admin/people/<path:name>/access")
+@admin_only
+def admin_people_access(name):
+    """Give a person another role or other warehouses (empty: every warehouse)."""
+    check_form_post()
+    try:
+        form = load_form(access_form)
+        people.change_access(db.session, actor(), name, form["role"], form["warehouses"], caller=g.caller)
+    except ServiceError as error:
+        return _people_page(error, status=error.status)
+    flash(f"{name} now has role {form['role']} for {', '.join(map(str, form['warehouses'])) or 'every'} "
+          "warehouse(s).")
     return redirect(url_for("pages.admin_people"))
 
 
 @bp.post("/admin/people/<path:name>/disable")
 @admin_only
 def admin_people_disable(name):
-    """Disable a person: they can no longer sign in, and their sessions end."""
+    """Disable a person, once confirmed: they can no longer sign in, and their sessions end."""
     check_form_post()
-    people.disable_person(db.session, actor(), name)
-    flash(f"{name} is disabled.")
+    try:
+        if request.form.get("confirm") != "yes":
+            # Asked first on a page of its own: one click on the list never locks anyone out.
+            found = next((p for p in people.list_people(db.session, g.caller) if p["name"] == name), None)
+            if found is None:
+                raise NotFound(f"No person named {name!r}.")
+            return render_template("admin_people_disable.html", person=found,
+                                   yourself=name == g.caller.name)
+        people.disable_person(db.session, actor(), name, caller=g.caller)
+    except ServiceError as error:
+        return _people_page(error, status=error.status)
+    flash(f"{name} is disabled; their sessions have ended.")
+    return redirect(url_for("pages.admin_people"))
+
+
+@bp.post("/admin/people/<path:name>/enable")
+@admin_only
+def admin_people_enable(name):
+    """Enable a disabled person again: they sign in with the password they had."""
+    check_form_post()
+    try:
+        people.enable_person(db.session, actor(), name, caller=g.caller)
+    except ServiceError as error:
+        return _people_page(error, status=error.status)
+    flash(f"{name} may sign in again.")
     return redirect(url_for("pages.admin_people"))
 
 
@@ -83,8 +136,15 @@ def admin_people_disable(name):
 @admin_only
 def admin_keys():
     """Every device's key with its last use, expiry and state; revoke one; pair a new scanner."""
-    return render_template("admin_keys.html", keys=[api_keys.key_view(k) for k in api_keys.list_keys(db.session)],
-                           form={})
+    return _keys_page()
+
+
+def _keys_page(error=None, form=None, status=200):
+    """The keys page: those the admin may manage, the pairing form (what was typed, or the admin's
+    own warehouses for one limited to them), and a refusal at the top."""
+    keys = [api_keys.key_view(key) for key in api_keys.list_keys(db.session, g.caller)]
+    return render_template("admin_keys.html", keys=keys, error=error,
+                           form=form if form is not None else {"warehouses": own_warehouses()}), status
 
 
 @bp.post("/admin/keys")
@@ -95,12 +155,11 @@ def admin_keys_pair():
     try:
         form = load_form(pairing_form)
         key = api_keys.create_key(db.session, form["name"], form["role"], form["warehouses"],
-                                  form["expires_in_days"], actor=actor())
+                                  form["expires_in_days"], actor=actor(), caller=g.caller)
     except ServiceError as error:
         typed = {name: request.form.get(name, "") for name in ("name", "role", "warehouses", "expires_in_days")}
-        return render_template("admin_keys.html", form=typed, error=error,
-                               keys=[api_keys.key_view(k) for k in api_keys.list_keys(db.session)]), error.status
-    made = next(api_keys.key_view(k) for k in api_keys.list_keys(db.session) if k.name == form["name"])
+        return _keys_page(error, typed, error.status)
+    made = next(api_keys.key_view(k) for k in api_keys.list_keys(db.session, g.caller) if k.name == form["name"])
     url = service_address()
     payload = pairing_payload(url, key)
     response = current_app.make_response(render_template(
@@ -132,7 +191,10 @@ def pairing_svg(payload: str) -> str:
 def admin_keys_revoke(name):
     """Revoke a key: the device is refused from its next request on."""
     check_form_post()
-    api_keys.revoke_key(db.session, name, actor=actor())
+    try:
+        api_keys.revoke_key(db.session, name, actor=actor(), caller=g.caller)
+    except ServiceError as error:
+        return _keys_page(error, status=error.status)
     flash(f"The key {name} is revoked.")
     return redirect(url_for("pages.admin_keys"))
 
@@ -142,11 +204,13 @@ def admin_keys_revoke(name):
 @bp.get("/admin/audit")
 @admin_only
 def admin_audit():
-    """The audit trail newest first, by day, kind and name; older entries a page at a time."""
+    """The audit trail newest first, by day, kind and name; older entries a page at a time. An admin
+    limited to warehouses reads the changes within them."""
     query = load_args(audit_query, request.args)
     since = None if query["since"] is None else datetime.combine(query["since"], time(), tzinfo=timezone.utc)
     entries = audit.list_entries(db.session, since=since, kind=query["kind"] or None, who=query["who"] or None,
-                                 limit=query["limit"] + 1, before_id=query["before_id"])
+                                 who_kind=query["who_kind"] or None, limit=query["limit"] + 1,
+                                 before_id=query["before_id"], caller=g.caller)
     more = len(entries) > query["limit"]
     entries = entries[:query["limit"]]
     older = None

@@ -11,7 +11,7 @@ from flask import Response, abort, current_app, g, render_template, request, str
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
-from identity import client_address
+from identity.client import client_address
 
 from pages import bp
 from pages.signin import form_token
@@ -35,9 +35,12 @@ def amount(milli: int) -> str:
 
 
 def warehouse_names() -> dict[int, str]:
-    """{id: name} of every warehouse, read once per page."""
+    """{id: name} of the warehouses the signed-in person sees (their pickers offer those alone),
+    read once per page."""
     if "warehouse_names" not in g:
-        g.warehouse_names = warehouse_records.names(db.session)
+        caller = getattr(g, "caller", None)
+        g.warehouse_names = {number: name for number, name in warehouse_records.names(db.session).items()
+                             if caller is None or caller.sees(number)}
     return g.warehouse_names
 
 
@@ -51,17 +54,6 @@ def warehouse_name(id_warehouse: int) -> str:
 def page_globals():
     return {"states": STATES, "directions": DIRECTIONS, "csv_url": csv_url, "form_token": form_token,
             "warehouse_names": warehouse_names}
-
-
-@bp.after_request
-def page_headers(response):
-    # Everything comes from this service: no other source may load or be posted to.
-    response.headers.setdefault(
-        "Content-Security-Policy",
-        "default-src 'self'; img-src 'self' data:; form-action 'self'; frame-ancestors 'none'")
-    response.headers.setdefault("X-Content-Type-Options", "nosniff")
-    response.headers.setdefault("Referrer-Policy", "same-origin")
-    return response
 
 
 @bp.errorhandler(ServiceError)
@@ -154,7 +146,7 @@ def warehouses(query: dict) -> list[int]:
 
 def page_actor() -> Actor:
     """Who changes something from a page, for the audit trail: the signed-in name and the client."""
-    return Actor(g.caller.name, client_address(request.environ, current_app.config.get("TRUSTED_PROXY")))
+    return Actor.of(g.caller, client_address(request.environ, current_app.config.get("TRUSTED_PROXY")))
 
 
 def require_admin() -> None:

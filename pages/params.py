@@ -126,6 +126,7 @@ class AuditQuery(Schema):
     since = fields.Date(load_default=None)
     kind = fields.String(load_default="", validate=validate.Length(max=50))
     who = fields.String(load_default="", validate=validate.Length(max=200))
+    who_kind = fields.String(load_default="", validate=validate.OneOf(["", "person", "key", "cli"]))
     limit = fields.Integer(load_default=50, validate=validate.Range(min=1, max=1000))
     before_id = fields.Integer(load_default=None, validate=validate.Range(min=1, max=2**63 - 1))
 
@@ -138,6 +139,14 @@ class PersonForm(Schema):
     role = Role(required=True)
     warehouses = WarehouseList(load_default=list)
     password = fields.String(required=True)
+
+
+class AccessForm(Schema):
+    """The form that changes a person's role and warehouses on /admin/people."""
+
+    token = fields.String()
+    role = Role(required=True)
+    warehouses = WarehouseList(load_default=list)
 
 
 class PasswordForm(Schema):
@@ -211,4 +220,5 @@ document_labels_query = DocumentLabelsQuery()
 audit_query = AuditQuery()
 person_form = PersonForm()
 password_form = PasswordForm()
+access_form = AccessForm()
 pairing_form = PairingForm()

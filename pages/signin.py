@@ -1,32 +1,30 @@
 """Signing in to the pages as a person (name and password): the session cookie, its secret, the form.
 
-The cookie holds only the person's id, the generation of their password, when the session last
-saw a request, and a form token, signed with a secret the service makes at its first start and
-keeps in the database (service_settings), so that sessions survive a restart and every process
-serving one database signs alike. Each page reads the person afresh: a person disabled, or whose
-password changed, is signed out at their next page; so is a session idle for 12 hours.
+The session itself is kept on the server (identity/sessions.py): the cookie holds only the
+token naming it, and a form token, signed with a secret the service makes at its first start
+and keeps in the database (service_settings), so that sessions survive a restart and every
+process serving one database signs alike. Each page finds the session and its person afresh:
+after sign-out, a password change, disabling, or 12 hours without a request, the cookie (or any
+copy of it) opens nothing; the person is sent to the login form.
 """
 import hmac
 import secrets
 import threading
-import time
-from datetime import timedelta
 from functools import wraps
 from urllib.parse import urlsplit
 
-from flask import abort, current_app, g, redirect, render_template, request, session, url_for
+from flask import abort, after_this_request, current_app, g, redirect, render_template, request, session, url_for
 from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy import select
 
-from identity import KEY_NAME, came_over_https, client_address
+from identity import people, sessions
+from identity.client import KEY_NAME, came_over_https, client_address
 from models import ServiceSetting
 from pages import bp
-from stock import people
 from stock.audit import Actor
 from stock.errors import Forbidden
 from storage.db import db, writing
 
-IDLE = timedelta(hours=12)  # a session without a request this long has ended
 SECRET_NAME = "page_session_secret"
 _secret_lock = threading.Lock()
 
@@ -34,8 +32,8 @@ _secret_lock = threading.Lock()
 def configure(app) -> None:
     app.config["SESSION_COOKIE_HTTPONLY"] = True
     app.config["SESSION_COOKIE_SAMESITE"] = "Lax"
-    # The browser forgets the cookie after the idle time too; the server checks `seen` itself.
-    app.config["PERMANENT_SESSION_LIFETIME"] = IDLE
+    # The browser forgets the cookie after the idle time too; the server ends the session itself.
+    app.config["PERMANENT_SESSION_LIFETIME"] = sessions.IDLE
     app.session_interface = PageSessions()
 
 
@@ -81,16 +79,18 @@ def kept_secret(session) -> str:
 
 
 def signed_in_caller():
-    """The signed-in person as a caller (stock.api_keys.Caller), or None when the session has ended."""
-    seen = session.get("seen")
-    if not isinstance(seen, (int, float)) or time.time() - seen > IDLE.total_seconds():
+    """The signed-in person as a caller (identity.caller.Caller), or None when the session has ended."""
+    found = sessions.find(db.session, session.get("sid"))
+    if found is None:
         return None
-    person = people.signed_in_person(db.session, session.get("person"), session.get("generation"))
-    if person is None:
-        return None
-    if int(time.time()) != seen:
-        session["seen"] = int(time.time())
-    return people.caller_of(person)
+    if found.note_due:
+        engine, session_id = db.engine, found.session_id
+
+        @after_this_request
+        def note_after_answer(response):
+            response.call_on_close(lambda: sessions.note_seen(engine, session_id))
+            return response
+    return people.caller_of(found.person)
 
 
 def signed_in(view):
@@ -123,7 +123,7 @@ def admin_only(view):
 
 def actor():
     """Who changes something through a page, for the audit trail: the person and their address."""
-    return Actor(g.caller.name, address())
+    return Actor.of(g.caller, address())
 
 
 def address() -> str:
@@ -152,23 +152,32 @@ def check_form_post() -> None:
 
 
 def safe_next(target: str | None) -> str:
-    """Where to go after signing in: a path of this service only."""
-    if target and target.startswith("/") and not target.startswith("//") and "\\" not in target:
-        return target
+    """Where to go after signing in: a path of this service, else the stock page.
+
+    Browsers drop tabs and line breaks from an address and read a backslash as a slash, so
+    "/%09/evil.example" (a tab) or "/\\evil.example" would lead off the service: anything but printable
+    characters without a backslash, in a path that begins with one slash alone, is ignored. A
+    line break never reaches the Location header either.
+    """
+    if (isinstance(target, str) and 0 < len(target) <= 2000 and target.isprintable()
+            and "\\" not in target and target.startswith("/") and not target.startswith("//")):
+        parts = urlsplit(target)
+        if not parts.scheme and not parts.netloc:
+            return target
     return url_for("pages.stock")
 
 
 @bp.get("/login")
 def login():
     """The sign-in form: name and password."""
-    return render_template("login.html", token=form_token(), next=request.args.get("next", ""))
+    return render_template("login.html", token=form_token(), next=_kept_next(request.args.get("next")))
 
 
 @bp.post("/login")
 def login_post():
     """Sign in as a person; the same answer for a wrong name and a wrong password."""
     check_form_post()
-    form = {"token": form_token(), "next": request.form.get("next", ""),
+    form = {"token": form_token(), "next": _kept_next(request.form.get("next")),
             "username": request.form.get("username", "")[:100]}
     try:
         person = people.sign_in(db.session, request.form.get("username", ""), request.form.get("password", ""),
@@ -181,13 +190,17 @@ def login_post():
     except people.SignInRefused:
         return render_template("login.html", **form, error="The name or the password is wrong."), 401
     # A fresh session at sign-in: nothing from before it (a planted token) carries over.
+    token = sessions.start(db.session, person, address())
     session.clear()
     session.permanent = True
-    session["person"] = person.id
-    session["generation"] = person.generation
-    session["seen"] = int(time.time())
+    session["sid"] = token
     form_token()
     return redirect(safe_next(request.form.get("next")))
+
+
+def _kept_next(target: str | None) -> str:
+    """The `next` the login form carries on: a path of this service, or nothing."""
+    return target if target and safe_next(target) == target else ""
 
 
 @bp.get("/logout")
@@ -199,8 +212,9 @@ def logout():
 
 @bp.post("/logout")
 def logout_post():
-    """End the session."""
+    """End the session, on the server: the cookie, or a copy of it, opens nothing afterwards."""
     check_form_post()
+    sessions.end(db.session, session.get("sid"))
     session.clear()
     return redirect(url_for("pages.login"))
 

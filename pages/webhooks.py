@@ -12,9 +12,11 @@ from storage.db import db
 @bp.get("/admin/webhooks")
 @signed_in
 def admin_webhooks():
-    """Each webhook, and its newest deliveries: event, state, attempts, last answer."""
+    """Each webhook, and its newest deliveries: event, state, attempts, last answer (its status and at
+    most 200 characters of its body). An admin limited to warehouses sees the webhooks within them."""
     if not g.caller.has_role("admin"):
         raise Forbidden("This page is for role admin.")
     query = load_args(webhooks_query, request.args)
-    return render_template("webhooks.html", hooks=webhooks.list_webhooks(db.session), query=query,
-                           deliveries=webhooks.list_deliveries(db.session, query["webhook"], limit=200))
+    return render_template("webhooks.html", hooks=webhooks.list_webhooks(db.session, g.caller), query=query,
+                           deliveries=webhooks.list_deliveries(db.session, query["webhook"], limit=200,
+                                                               caller=g.caller))

@@ -7,9 +7,9 @@ the label then shows code and name only.
 """
 from sqlalchemy import select
 
+from identity.caller import Caller
 from models import Product
 from stock import records
-from stock.api_keys import Caller
 from stock.errors import Invalid, NotFound
 
 COPIES_MAX = 500  # one roll of labels; a bigger number is more likely a typo than a need

@@ -3,9 +3,9 @@
 Each function gathers a plain dict from the read functions of stock/; the office pages render it
 as HTML for the browser to print (pages/templates/delivery_note.html, count_sheet.html).
 """
+from identity.caller import Caller
 from models import Customer
 from stock import reports, records
-from stock.api_keys import Caller
 from stock.errors import NotFound
 
 

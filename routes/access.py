@@ -4,10 +4,11 @@ The role a view needs is checked where the view declares it (routes/operation.py
 """
 from flask import after_this_request, current_app, g, request
 
-from identity import KEY_NAME, client_address
+from identity.api_keys import RevokedKey, UseNotes, authenticate, hash_key
+from identity.caller import ExpiredKey
+from identity.client import KEY_NAME, client_address
 from routes.parsing import refuse_nul
 from routes.reading import cached, reader
-from stock.api_keys import ExpiredKey, RevokedKey, UseNotes, authenticate, hash_key
 from stock.audit import Actor
 from storage.db import db
 
@@ -53,10 +54,10 @@ def note_use(caller) -> None:
 
 
 def caller():
-    """The key that made this request (a stock.api_keys.Caller)."""
+    """The key that made this request (an identity.caller.Caller)."""
     return g.caller
 
 
 def actor() -> Actor:
     """Who this request is, for the audit trail: the key's name and the client's address."""
-    return Actor(g.caller.name, client_address(request.environ, current_app.config.get("TRUSTED_PROXY")))
+    return Actor.of(g.caller, client_address(request.environ, current_app.config.get("TRUSTED_PROXY")))

@@ -14,6 +14,7 @@ from flask import Blueprint, current_app
 from flask_swagger_ui import get_swaggerui_blueprint
 from marshmallow import Schema, fields
 
+from page_policy import blueprint_policy
 from routes.api_examples import EXAMPLES
 from schemas import ErrorBodySchema, Quantity
 from version import VERSION
@@ -21,6 +22,12 @@ from version import VERSION
 OPENAPI_PATH = "/v1/openapi.json"
 DOCS_PATH = "/docs"
 KEY_SCHEME = "TS-Apikey"
+# The Content-Security-Policy of /docs allows, beside the package's files, the one inline script
+# of flask-swagger-ui's page (its configuration, the same at every request) and the one <style>
+# Swagger UI puts into its logo, by their hashes. tests/test_page_policy.py opens /docs in
+# chromium and fails on any refusal, so an upgrade of the package that changes either shows there.
+DOCS_SCRIPT = "'sha256-UWcNyOFAEMXfyDwZDo/rftf3rUmJnqdusSKIJoRSG2E='"
+DOCS_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='"
 
 bp = Blueprint("api_description", __name__)
 
@@ -61,9 +68,11 @@ def register(app) -> None:
     app.register_blueprint(bp)
     # Every asset from the installed package; the online validator is off, so the
     # page fetches nothing from the internet wherever it is opened.
-    app.register_blueprint(get_swaggerui_blueprint(
+    docs = get_swaggerui_blueprint(
         DOCS_PATH, OPENAPI_PATH, config={"app_name": "Warehouse service API", "validatorUrl": None,
-                                         "oauth2RedirectUrl": f"{DOCS_PATH}/oauth2-redirect.html"}))
+                                         "oauth2RedirectUrl": f"{DOCS_PATH}/oauth2-redirect.html"})
+    blueprint_policy(docs, {"script-src": f"'self' {DOCS_SCRIPT}", "style-src": f"'self' {DOCS_STYLE}"})
+    app.register_blueprint(docs)
 
 
 def schema_name(schema) -> str:

@@ -22,16 +22,17 @@ def list_warehouses():
 @bp.post("/")
 @operation("admin", body=warehouse_schema, answer=NothingSchema, status=201, errors=(409,))
 def add_warehouse():
-    """Add a warehouse."""
+    """Add a warehouse (an admin for every warehouse only)."""
     fields = load(warehouse_schema, body_data(required=True))
-    warehouses.create_warehouse(db.session, actor(), fields)
+    warehouses.create_warehouse(db.session, actor(), fields, caller())
     return {}, 201
 
 
 @bp.post("/<number:id_warehouse>")
 @operation("admin", body=warehouse_update_schema, answer=NothingSchema, errors=(404, 409))
 def update_warehouse(id_warehouse):
-    """Change the fields given of a warehouse (active 0 keeps new batches out of it)."""
+    """Change the fields given of a warehouse (active 0 keeps new batches out of it); an admin
+    limited to warehouses changes only its own."""
     data = body_data(required=True)
-    warehouses.update_warehouse(db.session, actor(), id_warehouse, load(warehouse_update_schema, data))
+    warehouses.update_warehouse(db.session, actor(), id_warehouse, load(warehouse_update_schema, data), caller())
     return {}

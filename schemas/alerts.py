@@ -2,7 +2,7 @@
 from marshmallow import Schema, fields, validate
 
 from schemas.fields import BIGINT_MAX, Int, Name, Quantity, Text
-from schemas.keys import UTC_TIME
+from schemas.keys import UTC_TIME, Warehouses
 
 # A best-before as the alerts give it (always a date: only lots that have one are listed).
 BEST_BEFORE = {"type": "string", "pattern": "^[0-9]{4}-[0-9]{2}-[0-9]{2}$", "format": "date",
@@ -62,6 +62,9 @@ class WebhookCreateSchema(Schema):
         validate.Length(max=2000), validate.URL(schemes={"http", "https"}, require_tld=False)])
     events = fields.List(Text(), required=True, validate=validate.Length(min=1), metadata={
         "description": "Any of batch.booked, stock.low, lot.expiring, order.closed, stocktaking.booked."})
+    warehouses = Warehouses(load_default=None, metadata={
+        "description": "Only the events of these warehouses; empty: every warehouse. Left out: the warehouses "
+                       "of the key that adds it (every one for a key not limited to warehouses)."})
 
 
 webhook_create_schema = WebhookCreateSchema()
@@ -73,6 +76,7 @@ class WebhookCreatedSchema(Schema):
     id = fields.Integer()
     url = fields.String()
     events = fields.List(fields.String())
+    warehouses = Warehouses(metadata={"description": "Whose events it gets; empty: every warehouse."})
     secret = fields.String(metadata={"description": "Keys the Warehouse-Signature HMAC; never shown again."})
 
 
@@ -82,6 +86,7 @@ class WebhookSchema(Schema):
     id = fields.Integer()
     url = fields.String()
     events = fields.List(fields.String())
+    warehouses = Warehouses(metadata={"description": "Whose events it gets; empty: every warehouse."})
     created = fields.Function(lambda hook: utc_text(hook["created"]), metadata=UTC_TIME)
     last_delivery = fields.Function(lambda hook: utc_text(hook["last_delivery"]),
                                     metadata={**UTC_TIME, "description": "Empty if nothing was sent yet."})

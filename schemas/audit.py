@@ -8,6 +8,7 @@ from schemas.fields import QueryNumber, printable
 from schemas.keys import UTC_TIME
 
 MAX_LIMIT = 1000
+WHO_KINDS = ["person", "key", "cli"]  # stock/audit.py Actor.kind
 SINCE_RE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}(T[0-9]{2}:[0-9]{2}(:[0-9]{2})?Z?)?", re.ASCII)
 
 
@@ -37,6 +38,8 @@ class AuditQuerySchema(Schema):
         "description": "A kind (`key.create`) or a family of kinds (`key` or `key.*`)."})
     who = fields.String(validate=[validate.Length(max=200), printable],
                         metadata={"description": "A person's or key's name, or the operating-system user of a command."})
+    who_kind = fields.String(validate=validate.OneOf(WHO_KINDS), metadata={
+        "description": "Only changes made by a `person`, a `key` or a command on the server (`cli`)."})
     limit = QueryNumber(minimum=1, metadata={"description": f"At most {MAX_LIMIT}; 100 when not given."})
     before_id = QueryNumber(metadata={"description": "The next page: entries older than this id "
                                                      "(the last id of the page before)."})
@@ -52,6 +55,10 @@ class AuditEntrySchema(Schema):
     at = fields.Function(lambda entry: entry["at"].astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ"),
                          metadata=UTC_TIME)
     who = fields.String()
+    who_kind = fields.String(metadata={
+        "description": "What `who` is: `person`, `key`, `cli` (a command on the server; `who` is the "
+                       "operating-system user), or empty where it is not known (some changes from before it was "
+                       "recorded, a sign-in under a name nobody has)."})
     from_ = fields.String(data_key="from", attribute="from",
                           metadata={"description": "The client address, or `cli` for a command on the server."})
     kind = fields.String()

@@ -3,8 +3,7 @@
 What lives here, by section: orders.py (order documents and their filling),
 posting.py (batches scanners report), balances.py (book stock, warehouse
 documents and their numbering), stocktaking.py (counts and their adjustment
-documents), catalog.py (products, packagings, customers), api_keys.py (keys,
-roles and warehouse limits: the Caller every rule is given), policy.py (the
+documents), catalog.py (products, packagings, customers), policy.py (the
 depot's settings the rules obey), audit.py (the audit trail: who changed
 what that is not a booking); stock that warns (DESIGN section 20): reorder.py (reorder
 levels), alerts.py (low stock, expiring lots, and their events), picking.py (pick lists),
@@ -13,7 +12,10 @@ warehouse documents by number and filter), reports.py (inventory, movements,
 stocktakings, overviews, the balance check); and what every layer shares:
 quantities.py (amounts in thousandths) and errors.py (the named errors).
 
-May import: models, storage/ (db.writing for every write), and each other,
+Every rule is given an identity.caller.Caller (a key or a person: its role and warehouses);
+keys, people and their sessions are identity/'s, a floor above.
+
+May import: models, storage/ (db.writing for every write), identity.caller, and each other,
 downwards: posting uses orders, balances and stocktaking; stocktaking uses
 balances. Never Flask, routes/, pages/, operations/ or schemas.
 """

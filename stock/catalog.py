@@ -2,6 +2,7 @@
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
+from identity.caller import SHARED
 from models import Balance, Customer, Packaging, Product
 from stock import audit
 from stock.audit import Actor
@@ -70,7 +71,7 @@ def create_product(session, fields: dict, actor: Actor | None = None) -> None:
         _create(session, fields)
         if actor is not None:
             audit.record(session, actor, "product.create", fields["product_code"],
-                         {key: [None, value] for key, value in _as_shown(fields).items()})
+                         {key: [None, value] for key, value in _as_shown(fields).items()}, reach=SHARED)
 
 
 def update_product(session, product_code: str, fields: dict, actor: Actor | None = None) -> None:
@@ -90,7 +91,7 @@ def update_product(session, product_code: str, fields: dict, actor: Actor | None
             after = _as_shown(_one_product(session, product_code))
             changes = audit.changed_fields(before, {key: after[key] for key in _as_shown(fields)})
             if changes:
-                audit.record(session, actor, "product.update", product_code, changes)
+                audit.record(session, actor, "product.update", product_code, changes, reach=SHARED)
 
 
 def _one_product(session, product_code: str) -> dict:
@@ -360,7 +361,7 @@ def create_customer(session, fields: dict, actor: Actor | None = None) -> None:
             raise Conflict(f"Customer {fields['id_customer']} exists already.") from None
         if actor is not None:
             audit.record(session, actor, "customer.create", fields["id_customer"],
-                         {key: [None, fields.get(key, "")] for key in CUSTOMER_FIELDS})
+                         {key: [None, fields.get(key, "")] for key in CUSTOMER_FIELDS}, reach=SHARED)
 
 
 def update_customer(session, id_customer: int, fields: dict, actor: Actor | None = None) -> None:
@@ -376,7 +377,7 @@ def update_customer(session, id_customer: int, fields: dict, actor: Actor | None
             setattr(customer, key, value)
         changes = audit.changed_fields(before, after)
         if actor is not None and changes:
-            audit.record(session, actor, "customer.update", id_customer, changes)
+            audit.record(session, actor, "customer.update", id_customer, changes, reach=SHARED)
 
 
 def save_customers(session, rows: list[dict]) -> None:

@@ -9,9 +9,9 @@ from datetime import date, timedelta
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
+from identity.caller import Caller
 from models import ApiKey, AuditEntry, Batch, Customer, OrderDocument, OrderItem, Product, WarehouseDocument
 from stock import audit
-from stock.api_keys import Caller
 from stock.audit import Actor
 from stock.errors import Conflict, Invalid, NotFound, item_errors
 from stock.policy import Policy
@@ -312,7 +312,7 @@ def close_order(session, caller: Caller, actor: Actor, document_number: str, rea
         order.locked_by = None
         order.locked_at = None
         audit.record(session, actor, "order.close", document_number,
-                     {"state": [before, CLOSED], "reason": ["", reason]})
+                     {"state": [before, CLOSED], "reason": ["", reason]}, reach=frozenset({id_warehouse}))
 
 
 def release_order(session, caller: Caller, actor: Actor, document_number: str) -> None:
@@ -332,7 +332,7 @@ def release_order(session, caller: Caller, actor: Actor, document_number: str) -
         order.locked_by = None
         order.locked_at = None
         audit.record(session, actor, "order.release", document_number,
-                     {"state": [PROCESSING, order.state], "locked_by": [holder, ""]})
+                     {"state": [PROCESSING, order.state], "locked_by": [holder, ""]}, reach=frozenset({id_warehouse}))
 
 
 def lock_holder(session, order: OrderDocument) -> str:

@@ -9,8 +9,8 @@ from datetime import date
 
 from sqlalchemy import and_, select
 
+from identity.caller import Caller
 from models import Balance, BestBefore, Product
-from stock.api_keys import Caller
 from stock.orders import CLOSED, get_order
 
 NO_DATE = "9999-99-99"  # lots without a best-before go last: they are not known to expire

@@ -14,8 +14,8 @@ from operator import itemgetter
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 
+from identity.caller import Caller
 from models import Batch, BatchExtra, BatchItem, Packaging, Product, Stocktaking, WarehouseDocument
-from stock.api_keys import Caller
 from stock import outbox
 from stock.balances import NUMBERED, add_document_lines_of_batch, change_balances, keep_best_before, new_document
 from stock.errors import Conflict, item_errors

@@ -2,15 +2,15 @@
 its last movement lines, and its stock at the end of each of the last months.
 
 Read-only functions on a session, each a fixed number of statements. May import models,
-stock.api_keys and stock.records; the pages call them (pages/products.py).
+identity.caller and stock.records; the pages call them (pages/products.py).
 """
 from collections import defaultdict
 from datetime import date
 
 from sqlalchemy import case, func, select
 
+from identity.caller import Caller
 from models import Balance, WarehouseDocument, WarehouseDocumentItem
-from stock.api_keys import Caller
 from stock.records import in_warehouses
 
 LAST_MOVEMENTS = 100

@@ -7,8 +7,8 @@ from itertools import groupby
 
 from sqlalchemy import exists, func, select
 
+from identity.caller import Caller
 from models import Batch, BatchExtra, BatchItem, Product, WarehouseDocument, WarehouseDocumentItem
-from stock.api_keys import Caller
 from stock.errors import NotFound
 
 

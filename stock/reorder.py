@@ -7,8 +7,8 @@ collected for every row before anything changes, so that an import can name ever
 """
 from sqlalchemy import select
 
+from identity.caller import Caller
 from models import Product, ReorderLevel, Warehouse
-from stock.api_keys import Caller
 from stock.audit import Actor, record
 from stock.errors import Invalid
 from stock.quantities import from_milli
@@ -72,7 +72,7 @@ def apply_reorder_levels(session, actor: Actor, rows: list[dict]) -> dict[str, i
                 continue
             session.delete(level)
             record(session, actor, "reorder.remove", subject,
-                   {name: [value, None] for name, value in before.items()})
+                   {name: [value, None] for name, value in before.items()}, reach=frozenset({key[0]}))
             counts["removed"] += 1
             continue
         after = {"min_amount": from_milli(row["min_amount_milli"]),
@@ -91,7 +91,7 @@ def apply_reorder_levels(session, actor: Actor, rows: list[dict]) -> dict[str, i
             counts["updated"] += 1
         record(session, actor, "reorder.set", subject,
                {name: [None if before is None else before[name], value] for name, value in after.items()
-                if before is None or before[name] != value})
+                if before is None or before[name] != value}, reach=frozenset({key[0]}))
     session.flush()
     return counts
 

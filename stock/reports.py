@@ -11,9 +11,9 @@ from itertools import groupby
 from sqlalchemy import case, func, or_, select, tuple_, union
 from sqlalchemy.orm import aliased
 
+from identity.caller import Caller
 from models import (Balance, Customer, Product, Stocktaking, StocktakingItem, WarehouseDocument,
                     WarehouseDocumentItem)
-from stock.api_keys import Caller
 from stock.records import in_warehouses, within
 from stock.text_search import ascii_lower, folded_column
 

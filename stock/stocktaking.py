@@ -8,8 +8,8 @@ from datetime import date
 
 from sqlalchemy import delete, select
 
+from identity.caller import Caller
 from models import Product, Stocktaking, StocktakingItem, WarehouseDocument, WarehouseDocumentItem
-from stock.api_keys import Caller
 from stock.balances import add_document_items, balances_of, change_balances, new_document
 from stock.errors import NotFound
 from stock.policy import Policy

@@ -2,11 +2,12 @@
 
 A batch, an order document or a key may name only a warehouse listed here and active;
 filters naming another simply match nothing. Plain functions on a session; they may
-import models, storage, stock.errors and stock.audit (stock.api_keys imports this module).
+import models, storage, stock.errors and stock.audit (identity/api_keys.py and people.py import this module).
 """
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 
+from identity.caller import EVERY, Caller, require_may_manage
 from models import Warehouse
 from stock import audit
 from stock.errors import Conflict, Invalid, NotFound
@@ -16,7 +17,7 @@ FIELDS = ("id_warehouse", "name", "address", "active")
 
 
 def list_warehouses(session, caller=None) -> list[dict]:
-    """Every warehouse by id; a key (stock.api_keys.Caller) limited to warehouses sees those."""
+    """Every warehouse by id; a key (identity.caller.Caller) limited to warehouses sees those."""
     query = select(Warehouse).order_by(Warehouse.id_warehouse)
     if caller is not None and caller.warehouses is not None:
         query = query.where(Warehouse.id_warehouse.in_(sorted(caller.warehouses)))
@@ -28,7 +29,9 @@ def names(session) -> dict[int, str]:
     return dict(session.execute(select(Warehouse.id_warehouse, Warehouse.name)).all())
 
 
-def create_warehouse(session, actor: audit.Actor, fields: dict) -> None:
+def create_warehouse(session, actor: audit.Actor, fields: dict, caller: Caller | None = None) -> None:
+    """Add a warehouse: only an admin for every warehouse may (`caller` None: the terminal)."""
+    require_may_manage(caller, EVERY, "A new warehouse")
     with writing(session):
         if session.get(Warehouse, fields["id_warehouse"]) is not None:
             raise Conflict(f"Warehouse {fields['id_warehouse']} exists already.")
@@ -37,11 +40,15 @@ def create_warehouse(session, actor: audit.Actor, fields: dict) -> None:
         session.add(warehouse)
         _flush_or_conflict(session, fields["id_warehouse"])
         audit.record(session, actor, "warehouse.create", fields["id_warehouse"],
-                     {name: [None, value] for name, value in _as_dict(warehouse).items()})
+                     {name: [None, value] for name, value in _as_dict(warehouse).items()},
+                     reach=frozenset({fields["id_warehouse"]}))
 
 
-def update_warehouse(session, actor: audit.Actor, id_warehouse: int, fields: dict) -> None:
-    """Replace the fields given; the id in a body must equal the path's."""
+def update_warehouse(session, actor: audit.Actor, id_warehouse: int, fields: dict,
+                     caller: Caller | None = None) -> None:
+    """Replace the fields given; the id in a body must equal the path's. An admin limited to
+    warehouses changes only its own (403 for any other, whether it exists or not)."""
+    require_may_manage(caller, frozenset({id_warehouse}), f"Changing warehouse {id_warehouse}")
     if fields.get("id_warehouse", id_warehouse) != id_warehouse:
         raise Invalid("id_warehouse in the body differs from the one in the path.",
                       {"data": {"id_warehouse": ["Must equal the warehouse in the path."]}})
@@ -57,7 +64,7 @@ def update_warehouse(session, actor: audit.Actor, id_warehouse: int, fields: dic
         _flush_or_conflict(session, id_warehouse)
         changes = audit.changed_fields(before, _as_dict(warehouse))
         if changes:
-            audit.record(session, actor, "warehouse.update", id_warehouse, changes)
+            audit.record(session, actor, "warehouse.update", id_warehouse, changes, reach=frozenset({id_warehouse}))
 
 
 def require_warehouse(session, id_warehouse: int, path: tuple = ("data", "id_warehouse")) -> None:

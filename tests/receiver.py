@@ -20,11 +20,16 @@ def wait_for(check, timeout=WAIT):
 
 
 class Receiver:
-    """A webhook receiver: records each request; answers the statuses of `plan` first, then 200."""
+    """A webhook receiver: records each request; answers the statuses of `plan` first, then 200.
+
+    `answer`, when set, is the body of every answer; `location` the Location header of a 3xx.
+    """
 
     def __init__(self, port: int = 0):
         self.received = []
         self.plan = []
+        self.answer = None
+        self.location = None
         self.hang = threading.Event()  # while set, requests wait (at most WAIT) for `released`
         self.released = threading.Event()
         self.hanging = threading.Event()  # set once a request waits
@@ -32,15 +37,19 @@ class Receiver:
 
         class Handler(http.server.BaseHTTPRequestHandler):
             def do_POST(self):
-                body = self.rfile.read(int(self.headers["Content-Length"]))
+                body = self.rfile.read(int(self.headers.get("Content-Length") or 0))
                 receiver.received.append((dict(self.headers), body))
                 if receiver.hang.is_set():
                     receiver.hanging.set()
                     receiver.released.wait(WAIT)
                 status = receiver.plan.pop(0) if receiver.plan else 200
                 self.send_response(status)
+                if receiver.location and 300 <= status < 400:
+                    self.send_header("Location", receiver.location)
                 self.end_headers()
-                self.wfile.write(b"thanks" if status == 200 else b"try later")
+                self.wfile.write(receiver.answer or (b"thanks" if status == 200 else b"try later"))
+
+            do_GET = do_POST  # a followed redirect comes as a GET: recorded, so a test sees it
 
             def log_message(self, *args):
                 pass

@@ -35,7 +35,7 @@ def test_each_request_logs_one_line_with_the_key_name_never_the_key(api, client,
 
 
 def test_the_access_line_of_a_revoked_key_names_it(api, client, keys, session, caplog):
-    from stock import api_keys
+    from identity import api_keys
 
     api_keys.revoke_key(session, "scan")
     with caplog.at_level(logging.INFO, logger="warehouse.access"):

@@ -60,7 +60,7 @@ def test_a_command_records_the_operating_system_user():
 
 
 def test_the_client_address_is_the_connections_unless_the_trusted_proxy_forwards_one():
-    from identity import client_address
+    from identity.client import client_address
     direct = {"REMOTE_ADDR": "192.0.2.7", "HTTP_X_FORWARDED_FOR": "10.9.9.9"}
     assert client_address(direct, None) == "192.0.2.7"
     assert client_address(direct, "127.0.0.1") == "192.0.2.7"

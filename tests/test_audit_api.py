@@ -31,7 +31,7 @@ def test_newest_first_in_the_documented_shape(api, trail):
     found = entries(api)
     assert [(e["who"], e["kind"], e["record"]) for e in found] == list(reversed(trail))
     first = found[0]
-    assert set(first) == {"id", "at", "who", "from", "kind", "record", "changes"}
+    assert set(first) == {"id", "at", "who", "who_kind", "from", "kind", "record", "changes"}
     assert re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ", first["at"])
     assert first["from"] == "192.0.2.9" and first["changes"] == {"name": ["old", "new"]}
     assert [e["id"] for e in found] == sorted((e["id"] for e in found), reverse=True)
@@ -78,3 +78,25 @@ def test_only_an_admin_reads_the_trail(api_as, keys):
     assert api_as("scan").get("/v1/audit/").status_code == 403
     assert api_as("read").get("/v1/audit/").status_code == 403
     assert api_as(None).get("/v1/audit/").status_code == 401
+
+
+def test_a_limited_admin_reads_only_the_changes_within_its_warehouses(api, admin_w1, session):
+    for who, kind, record, reach in [("anna", "product.update", "MILK", frozenset()),
+                                     ("ben", "order.close", "ORD-2", frozenset({2})),
+                                     ("ben", "order.close", "ORD-1", frozenset({1})),
+                                     ("ben", "key.create", "gate-all", None),
+                                     ("ben", "key.create", "gate-12", frozenset({1, 2}))]:
+        with writing(session):
+            audit.record(session, Actor(who, "192.0.2.9", "person"), kind, record, reach=reach)
+    assert [e["record"] for e in entries(admin_w1)] == ["ORD-1", "MILK"]
+    assert [e["record"] for e in entries(admin_w1, "?kind=order")] == ["ORD-1"]
+    assert [e["record"] for e in entries(api)] == ["gate-12", "gate-all", "ORD-1", "ORD-2", "MILK"]
+
+
+def test_a_key_and_a_person_of_one_name_are_told_apart(api, session):
+    with writing(session):
+        audit.record(session, Actor("gate", "192.0.2.9", "person"), "product.update", "MILK")
+        audit.record(session, Actor("gate", "192.0.2.8", "key"), "product.update", "SOAP")
+    assert [(e["who"], e["who_kind"]) for e in entries(api, "?who=gate")] == [("gate", "key"), ("gate", "person")]
+    assert [e["record"] for e in entries(api, "?who=gate&who_kind=person")] == ["MILK"]
+    assert "who_kind" in error_fields(api.get("/v1/audit/?who_kind=robot"))

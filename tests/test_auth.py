@@ -3,8 +3,9 @@ import pytest
 from sqlalchemy import select
 
 from helpers import product
+from identity import api_keys
 from models import ApiKey
-from stock import api_keys, audit
+from stock import audit
 from stock.audit import Actor
 from stock.errors import Conflict, Forbidden, Invalid, Unauthorized
 from version import VERSION

@@ -4,10 +4,10 @@ import time
 import pytest
 from sqlalchemy import select
 
+from identity.caller import Caller  # noqa: F401  (the tests' path to the project)
 from models import Lease, OutboxEvent
 from receiver import Receiver, wait_for
 from server import batch_body, create_products, database_engine, free_port
-from stock.api_keys import Caller  # noqa: F401  (the tests' path to the project)
 
 pytestmark = pytest.mark.live
 

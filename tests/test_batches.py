@@ -120,7 +120,7 @@ def test_a_business_date_further_ahead_is_422_naming_it(api, days):
 def test_the_days_ahead_come_from_the_setting(make_app, monkeypatch):
     monkeypatch.setenv("WAREHOUSE_MAX_FUTURE_DAYS", "40")
     app = make_app()
-    from stock import api_keys
+    from identity import api_keys
     from storage.db import db
     with app.app_context():
         key = api_keys.create_key(db.session, "a", "admin")

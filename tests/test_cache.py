@@ -10,9 +10,10 @@ from sqlalchemy.engine import make_url
 from sqlalchemy.orm import Session
 
 from helpers import product
+from identity import api_keys
 from schemas import product_schema
 from server import database_engine
-from stock import api_keys, catalog
+from stock import catalog
 from storage import cache
 from storage.cache import MAX_AGE, Cache, ChangeMark
 from storage.db import configure_sqlite, db, sqlite_file, writing

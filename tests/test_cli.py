@@ -10,10 +10,10 @@ import pytest
 from app import create_app
 from conftest import Api
 from helpers import product
+from identity import api_keys
 from models import Balance
 from operations import cli
 from operations.upgrades import upgrade_database
-from stock import api_keys
 from storage.db import db, writing
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

@@ -9,8 +9,9 @@ import time
 import pytest
 
 from conftest import PASSWORD
+from identity import people
 from server import server_url
-from stock import audit, people
+from stock import audit
 from test_signin import sign_in
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -95,6 +96,41 @@ def test_disable_ends_the_sessions(runner, client):
     assert run(runner, "disable", "anna").exit_code == 0
     assert client.get("/").status_code == 302
     assert sign_in(client, "anna").status_code == 401
+
+
+def test_enable_lets_a_disabled_person_sign_in_again(runner, client, session):
+    run(runner, "create", "anna", "--role", "read", password=PASSWORD)
+    run(runner, "disable", "anna")
+    assert sign_in(client, "anna").status_code == 401
+    result = run(runner, "enable", "anna")
+    assert result.exit_code == 0 and "may sign in again" in result.output
+    assert sign_in(client, "anna").status_code == 302
+    [entry] = audit.list_entries(session, kind="user.enable")
+    assert (entry["record"], entry["who_kind"], entry["from"]) == ("anna", "cli", "cli")
+    assert "No person named 'nobody'" in run(runner, "enable", "nobody").output
+
+
+def test_the_last_admin_for_every_warehouse_stays_one(runner, session):
+    run(runner, "create", "anna", "--role", "admin", password=PASSWORD)
+    run(runner, "create", "ben", "--role", "admin", "--warehouses", "1", password=PASSWORD)
+    for args in (("disable", "anna"), ("change", "anna", "--role", "scan"),
+                 ("change", "anna", "--role", "admin", "--warehouses", "1")):
+        result = run(runner, *args)
+        assert result.exit_code != 0 and "last active admin for every warehouse" in result.output, args
+    assert [(p["name"], p["role"], p["warehouses"], p["disabled"]) for p in people.list_people(session)] == [
+        ("anna", "admin", [], ""), ("ben", "admin", [1], "")]
+    # With a second one, either may go.
+    assert run(runner, "change", "ben", "--role", "admin").exit_code == 0
+    assert run(runner, "disable", "anna").exit_code == 0
+    assert run(runner, "change", "ben", "--role", "read").exit_code != 0
+
+
+def test_change_gives_another_role_and_warehouses(runner, client, session):
+    run(runner, "create", "anna", "--role", "read", password=PASSWORD)
+    result = run(runner, "change", "anna", "--role", "scan", "--warehouses", "2,1")
+    assert result.exit_code == 0, result.output
+    assert [(p["role"], p["warehouses"]) for p in people.list_people(session)] == [("scan", [1, 2])]
+    assert "No active warehouse 99" in run(runner, "change", "anna", "--role", "scan", "--warehouses", "99").output
 
 
 @pytest.mark.live

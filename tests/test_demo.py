@@ -8,8 +8,8 @@ from datetime import date, timedelta
 import pytest
 
 from helpers import created, product
+from identity import people
 from server import query
-from stock import people
 from conftest import sign_in
 
 

@@ -5,7 +5,7 @@ import logging
 import pytest
 
 from helpers import product
-from stock import api_keys
+from identity import api_keys
 from storage.db import db
 
 

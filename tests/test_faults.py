@@ -71,7 +71,7 @@ def impatient_app(database_config):
 
 def test_a_lock_not_granted_in_time_is_503_with_retry_after_and_books_nothing(impatient_app, database_config):
     with impatient_app.app_context():
-        from stock import api_keys
+        from identity import api_keys
         key = api_keys.create_key(db.session, "scanner", "admin")
         db.session.remove()
     client = impatient_app.test_client()
@@ -158,7 +158,7 @@ def small_disk(tmp_path):
         with db.engine.connect() as connection:
             limit["pages"] = connection.exec_driver_sql("PRAGMA page_count").scalar() + 300
         db.engine.dispose()
-        from stock import api_keys
+        from identity import api_keys
         key = api_keys.create_key(db.session, "admin", "admin")
         db.session.remove()
 

@@ -73,7 +73,7 @@ def test_a_file_over_50_mb_is_413(client, keys):
 
 def test_a_file_over_the_json_limit_but_under_50_mb_is_taken(make_app, keys):
     app = make_app(MAX_CONTENT_LENGTH=1000)
-    from stock import api_keys
+    from identity import api_keys
     from storage.db import db
     with app.app_context():
         key = api_keys.create_key(db.session, "importer", "admin")

@@ -9,7 +9,7 @@ import pytest
 
 from conftest import Api
 from helpers import created, product
-from stock import api_keys
+from identity import api_keys
 from storage import cache
 from storage.db import db
 

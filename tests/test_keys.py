@@ -7,8 +7,10 @@ import pytest
 
 from conftest import Api
 from helpers import error_fields
-from stock import api_keys, audit
-from stock.api_keys import UseNotes
+from identity import api_keys
+from identity.api_keys import UseNotes
+from identity.caller import Caller, ExpiredKey
+from stock import audit
 from storage.db import db
 
 UTC_TIME = re.compile(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ")
@@ -121,9 +123,9 @@ def test_an_expired_key_is_401_saying_it_expired(api, client, session):
 
 
 def test_a_key_kept_in_memory_is_refused_once_its_time_is_up(monkeypatch):
-    caller = api_keys.Caller(1, "gate-2", "scan", None, expires=datetime.now(timezone.utc) + timedelta(hours=1))
+    caller = Caller(1, "gate-2", "scan", None, expires=datetime.now(timezone.utc) + timedelta(hours=1))
     caller.refuse_if_expired()
-    with pytest.raises(api_keys.ExpiredKey, match="expired"):
+    with pytest.raises(ExpiredKey, match="expired"):
         caller.refuse_if_expired(datetime.now(timezone.utc) + timedelta(hours=1))
 
 
@@ -198,3 +200,41 @@ def test_making_and_revoking_a_key_are_in_the_trail_without_the_key(api, session
     assert entries[1]["changes"]["warehouses"] == [None, [1]]
     assert key not in str(entries)
     assert key not in caplog.text
+
+
+# --- an admin limited to warehouses (DESIGN 26) -----------------------------------------------
+
+@pytest.mark.parametrize("warehouses", [[], [2], [1, 2]])
+def test_an_admin_limited_to_warehouses_makes_no_key_that_reaches_further(admin_w1, api, session, warehouses):
+    response = make(admin_w1, role="admin", warehouses=warehouses)
+    assert error_fields(response, 403) == {}
+    assert "limited" in response.json["error"]["message"]
+    assert "gate-2" not in listed(api)
+    assert audit.list_entries(session, kind="key") == []
+    # An admin for every warehouse makes the same key.
+    assert make(api, role="admin", warehouses=warehouses).status_code == 201
+
+
+def test_an_admin_limited_to_warehouses_makes_keys_within_them(admin_w1, client, session):
+    response = make(admin_w1, role="admin", warehouses=[1])
+    assert response.status_code == 201, response.json
+    assert Api(client, response.json["item"]["key"]).get("/v1/keys/").status_code == 200
+    [entry] = audit.list_entries(session, kind="key.create")
+    assert (entry["who"], entry["who_kind"], entry["record"]) == ("admin_w1", "key", "gate-2")
+
+
+def test_an_admin_limited_to_warehouses_lists_only_the_keys_within_them(admin_w1, api, keys):
+    assert sorted(listed(admin_w1)) == ["admin_w1", "read_w1", "scan_w1"]
+    assert sorted(listed(api)) == sorted([*keys, "admin_w1"])
+
+
+def test_a_key_beyond_a_limited_admin_is_not_found_and_stays(admin_w1, api, client, keys, session):
+    for name in ("admin", "scan"):
+        assert error_fields(admin_w1.delete(f"/v1/keys/{name}"), 404) == {}
+        assert Api(client, keys[name]).get("/v1/products/").status_code == 200
+    assert audit.list_entries(session, kind="key.revoke") == []
+    # Within its warehouses it revokes; an admin for every warehouse revokes anything.
+    assert admin_w1.delete("/v1/keys/scan_w1").status_code == 200
+    assert api.delete("/v1/keys/scan").status_code == 200
+    assert api.delete("/v1/keys/admin_w1").status_code == 200
+    assert admin_w1.get("/v1/keys/").status_code == 401

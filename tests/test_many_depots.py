@@ -25,11 +25,11 @@ from sqlalchemy.orm import Session
 
 from conftest import BACKEND
 from helpers import batch, item, product
+from identity.caller import Caller
 from models import Batch
 from schemas import batch_create_schema, product_schema
 from server import REPO, LiveServer, batch_body, create_products, database_engine, query, server_url
 from stock import catalog
-from stock.api_keys import Caller
 from stock.balances import keep_best_before
 from stock.errors import Conflict
 from stock.policy import Policy

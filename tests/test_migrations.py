@@ -20,10 +20,10 @@ from alembic.runtime.migration import MigrationContext
 from sqlalchemy import create_engine, inspect, text
 
 from conftest import BACKEND, PG_URL, SHARED_SERVER_BUSY_TIMEOUT
+from identity.api_keys import hash_key
 from operations import upgrades
 from operations.upgrades import UpgradeRefused, upgrade_database
 from server import free_port, query, server_url
-from stock.api_keys import hash_key
 from storage.db import db
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -406,13 +406,16 @@ def test_python_app_py_runs_a_later_migration_before_it_serves(old_database, tmp
     try:
         deadline, healthy = time.monotonic() + 30, False
         while not healthy and time.monotonic() < deadline and process.poll() is None:
+            # Closed however the try ends: a health check that timed out while the service was still
+            # migrating left its socket open, and the warning of that failed the test.
+            connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
             try:
-                connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
                 connection.request("GET", "/health")
                 healthy = connection.getresponse().status == 200
-                connection.close()
             except OSError:
                 time.sleep(0.1)
+            finally:
+                connection.close()
         log_text = (workdir / "server.log").read_text(errors="replace")
         assert healthy, log_text[-3000:]
         assert revision_of(database_config) == [("0ddba11c0ffe",)]

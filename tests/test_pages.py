@@ -13,8 +13,8 @@ import pytest
 from app import create_app
 from conftest import PASSWORD, Scanner, close_app, sign_in, token_of  # noqa: F401 (re-exported)
 from helpers import created, order, order_item, product
+from identity import people
 from models import ServiceSetting
-from stock import people
 from stock.audit import cli_actor
 from storage.db import db
 
@@ -88,10 +88,40 @@ def test_an_unknown_name_a_wrong_password_or_a_disabled_person_is_refused(client
         assert client.get("/").status_code == 302
 
 
-@pytest.mark.parametrize("target", ["https://elsewhere.example/", "//elsewhere.example/x", "/\\elsewhere"])
+@pytest.mark.parametrize("target", [
+    "https://elsewhere.example/", "//elsewhere.example/x", "/\\elsewhere", "\\\\elsewhere.example",
+    "/\t/elsewhere.example", "\t//elsewhere.example", "/\t\t/elsewhere.example/x",
+    "/\r\nSet-Cookie: planted=1", "/orders\n", "/\x00", "javascript:alert(1)", "http:elsewhere.example",
+    "data:text/html,<b>x</b>", "orders", "/\u2028/elsewhere.example", "/" + "x" * 3000,
+])
 def test_after_signing_in_only_pages_of_the_service_are_followed(client, person, target):
     person("read")
-    assert sign_in(client, "read", next_path=target).headers["Location"] == "/"
+    response = sign_in(client, "read", next_path=target)
+    assert response.status_code == 302 and response.headers["Location"] == "/"
+    assert "planted" not in str(response.headers)
+
+
+@pytest.mark.parametrize("target, location", [
+    ("/orders?state=1", "/orders?state=1"), ("/products/%C4%8Cokolada", "/products/%C4%8Cokolada"),
+    ("/products/\u010cokolada", "/products/%C4%8Cokolada"),
+    ("/documents?date_from=2026-11-01#lines", "/documents?date_from=2026-11-01#lines")])
+def test_a_path_of_the_service_is_followed_after_signing_in(client, person, target, location):
+    person("read")
+    assert sign_in(client, "read", next_path=target).headers["Location"] == location
+
+
+@pytest.mark.parametrize("query", ["/%09/elsewhere.example", "//elsewhere.example", "/%0d%0aSet-Cookie:%20x=1",
+                                   "https://elsewhere.example/"])
+def test_the_login_form_carries_no_next_that_would_leave_the_service(client, query):
+    response = client.get(f"/login?next={query}")
+    assert response.status_code == 200
+    assert 'name="next" value=""' in response.get_data(as_text=True)
+
+
+def test_a_page_asked_for_with_a_line_break_leads_to_the_login_form_whole(client):
+    response = client.get("/orders?q=a%0d%0aSet-Cookie:%20planted=1")
+    assert response.status_code == 302
+    assert "\n" not in response.headers["Location"] and "planted" not in response.headers.get("Set-Cookie", "")
 
 
 def test_a_login_posted_without_the_forms_token_is_refused(client, person):
@@ -258,6 +288,23 @@ def test_a_person_limited_to_a_warehouse_sees_only_it(depot, client, person, api
     assert {r["document_number"] for r in csv_rows(client.get("/orders?format=csv"))} == {"W1-ORDER"}
     html = client.get("/orders").get_data(as_text=True)
     assert "W1-ORDER" in html and "W2-ORDER" not in html
+
+
+def picked_warehouses(response) -> list[str]:
+    """The names the warehouse filter of a page offers, "all" first."""
+    select = re.search(r'<select name="warehouse">(.*?)</select>', response.get_data(as_text=True), re.S).group(1)
+    return re.findall(r"<option[^>]*>([^<]+)</option>", select)
+
+
+@pytest.mark.parametrize("path", ["/", "/documents", "/orders"])
+def test_the_warehouse_filters_offer_only_the_persons_warehouses(client, person, app, path):
+    person("read_w1", [1])
+    person("read")
+    limited, everyone = app.test_client(), app.test_client()
+    sign_in(limited, "read_w1")
+    sign_in(everyone, "read")
+    assert picked_warehouses(limited.get(path)) == ["all", "Main"]
+    assert picked_warehouses(everyone.get(path))[:3] == ["all", "Main", "Warehouse 2"]
 
 
 # --- documents ------------------------------------------------------------------------------

@@ -9,7 +9,8 @@ import pytest
 
 from conftest import PASSWORD, Api
 from helpers import qr_holds
-from stock import api_keys, audit, people
+from identity import api_keys, people
+from stock import audit
 from conftest import sign_in, token_of
 
 OTHER = "another long password"
@@ -102,7 +103,11 @@ def test_resetting_a_password_and_disabling_end_the_persons_sessions(admin, app,
     assert post(admin, "/admin/people/anna/password", password=OTHER).status_code == 302
     assert anna.get("/").status_code == 302
     assert sign_in(anna, "anna", OTHER).status_code == 302
-    assert post(admin, "/admin/people/anna/disable").status_code == 302
+    # Disabling asks first, on a page of its own; nothing changes until it is confirmed.
+    asked = post(admin, "/admin/people/anna/disable")
+    assert asked.status_code == 200 and "Disable anna?" in asked.get_data(as_text=True)
+    assert anna.get("/").status_code == 200
+    assert post(admin, "/admin/people/anna/disable", confirm="yes").status_code == 302
     assert anna.get("/").status_code == 302
     assert sign_in(anna, "anna", OTHER).status_code == 401
     assert "disabled" in admin.get("/admin/people").get_data(as_text=True)
@@ -173,8 +178,8 @@ def test_the_audit_page_filters_and_pages_as_the_api_does(admin, session, api):
         api.post("/v1/keys/", {"name": f"gate-{n}", "role": "scan"})
     api.delete("/v1/keys/gate-0")
     html = admin.get("/admin/audit?kind=key.create&limit=2").get_data(as_text=True)
-    records = re.findall(r'<tr data-id="\d+"><td>[^<]*</td><td>admin</td><td>127.0.0.1</td>\s*<td>key.create</td>'
-                         r'<td>([^<]+)</td>', html)
+    records = re.findall(r'<tr data-id="\d+"><td>[^<]*</td><td>admin</td><td>key</td><td>127.0.0.1</td>\s*'
+                         r'<td>key.create</td><td>([^<]+)</td>', html)
     assert records == ["gate-4", "gate-3"]
     older = re.search(r'<a href="([^"]+)" rel="next">', html).group(1).replace("&amp;", "&")
     html = admin.get(older).get_data(as_text=True)
@@ -182,3 +187,132 @@ def test_the_audit_page_filters_and_pages_as_the_api_does(admin, session, api):
     assert "key.revoke" in admin.get("/admin/audit?who=admin").get_data(as_text=True)
     assert "No entries" in admin.get("/admin/audit?since=2999-01-01").get_data(as_text=True)
     assert admin.get("/admin/audit?limit=5000").status_code == 422
+
+
+# --- who may do what (DESIGN 26) --------------------------------------------------------------
+
+@pytest.fixture
+def admin_w1_page(app, person):
+    """A person of role admin limited to warehouse 1, signed in on a client of their own."""
+    person("chief_w1", [1], role="admin")
+    client = app.test_client()
+    assert sign_in(client, "chief_w1").status_code == 302
+    return client
+
+
+def trail(session):
+    """The changes of people and keys made on the pages (not by the fixtures that make people)."""
+    return [(e["kind"], e["record"]) for e in audit.list_entries(session)
+            if e["kind"].startswith(("user.", "key.")) and e["who"] != "tests"]
+
+
+def test_a_limited_admin_sees_only_the_people_and_keys_within_its_warehouses(admin, admin_w1_page, person, session):
+    person("anna_w1", [1], role="read")
+    person("ben_w2", [2], role="read")
+    api_keys.create_key(session, "gate-1", "scan", [1])
+    api_keys.create_key(session, "gate-all", "scan")
+    html = admin_w1_page.get("/admin/people").get_data(as_text=True)
+    assert re.findall(r'<tr data-name="([^"]+)"', html) == ["anna_w1", "chief_w1"]
+    assert 'name="warehouses" value="1"' in html  # the form offers its own warehouses
+    html = admin_w1_page.get("/admin/keys").get_data(as_text=True)
+    assert re.findall(r'<tr data-name="([^"]+)"', html) == ["gate-1"]
+    # An admin for every warehouse sees everyone.
+    html = admin.get("/admin/people").get_data(as_text=True)
+    assert re.findall(r'<tr data-name="([^"]+)"', html) == ["anna_w1", "ben_w2", "boss", "chief_w1"]
+
+
+@pytest.mark.parametrize("warehouses", ["", "2", "1, 2"])
+def test_a_limited_admin_adds_nobody_who_reaches_further(admin, admin_w1_page, session, warehouses):
+    response = post(admin_w1_page, "/admin/people", name="anna", role="read", warehouses=warehouses, password=PASSWORD)
+    assert response.status_code == 403
+    assert "only an admin for every warehouse" in response.get_data(as_text=True)
+    assert "anna" not in [p["name"] for p in people.list_people(session)]
+    assert trail(session) == []
+    # The admin for every warehouse adds the same person.
+    assert post(admin, "/admin/people", name="anna", role="read", warehouses=warehouses,
+                password=PASSWORD).status_code == 302
+
+
+def test_a_limited_admin_changes_nobody_who_reaches_further(admin, admin_w1_page, app, person, session):
+    person("ben_w2", [2], role="read")
+    boss = app.test_client()
+    sign_in(boss, "boss")
+    for path, form in (("/admin/people/boss/password", {"password": OTHER}),
+                       ("/admin/people/boss/disable", {"confirm": "yes"}),
+                       ("/admin/people/boss/access", {"role": "read", "warehouses": "1"}),
+                       ("/admin/people/ben_w2/password", {"password": OTHER}),
+                       ("/admin/people/ben_w2/disable", {"confirm": "yes"})):
+        response = post(admin_w1_page, path, **form)
+        assert response.status_code == 404, path
+        assert "No person named" in response.get_data(as_text=True)
+    assert boss.get("/").status_code == 200  # boss's session and password hold
+    assert sign_in(app.test_client(), "boss").status_code == 302
+    assert [(p["name"], p["role"], p["disabled"]) for p in people.list_people(session)] == [
+        ("ben_w2", "read", ""), ("boss", "admin", ""), ("chief_w1", "admin", "")]
+    assert trail(session) == []
+    # The admin for every warehouse may.
+    assert post(admin, "/admin/people/ben_w2/password", password=OTHER).status_code == 302
+    assert trail(session) == [("user.password", "ben_w2")]
+
+
+def test_a_limited_admin_pairs_no_key_that_reaches_further_nor_revokes_one(admin, admin_w1_page, client, session):
+    key = api_keys.create_key(session, "gate-all", "scan")
+    token = token_of(admin_w1_page.get("/admin/keys"))
+    response = admin_w1_page.post("/admin/keys", data={"token": token, "name": "gate-2"})
+    assert response.status_code == 403 and "A key for every warehouse" in response.get_data(as_text=True)
+    response = admin_w1_page.post("/admin/keys/gate-all/revoke", data={"token": token})
+    assert response.status_code == 404
+    assert Api(client, key).get("/v1/products/").status_code == 200
+    assert [k.name for k in api_keys.list_keys(session)] == ["gate-all"] and trail(session) == []
+    assert admin_w1_page.post("/admin/keys", data={"token": token, "name": "gate-2", "warehouses": "1"}
+                              ).status_code == 200
+    assert post(admin, "/admin/keys/gate-all/revoke").status_code == 302
+    assert trail(session) == [("key.revoke", "gate-all"), ("key.create", "gate-2")]
+
+
+def test_the_audit_page_of_a_limited_admin_shows_its_warehouses_only(admin, admin_w1_page, person, session):
+    person("anna_w1", [1], role="read")
+    person("ben_w2", [2], role="read")
+    shown = re.findall(r"<td>user.create</td><td>([^<]+)</td>", admin_w1_page.get("/admin/audit").get_data(as_text=True))
+    assert shown == ["anna_w1", "chief_w1"]
+    shown = re.findall(r"<td>user.create</td><td>([^<]+)</td>", admin.get("/admin/audit").get_data(as_text=True))
+    assert shown == ["ben_w2", "anna_w1", "chief_w1", "boss"]
+
+
+def test_nobody_disables_demotes_or_limits_themselves(admin, session):
+    asked = post(admin, "/admin/people/boss/disable").get_data(as_text=True)
+    assert "This is you" in asked
+    for path, form in (("/admin/people/boss/disable", {"confirm": "yes"}),
+                       ("/admin/people/boss/access", {"role": "scan"}),
+                       ("/admin/people/boss/access", {"role": "admin", "warehouses": "1"})):
+        response = post(admin, path, **form)
+        assert response.status_code == 409, path
+        assert "Nobody may" in response.get_data(as_text=True)
+    assert [(p["name"], p["role"], p["warehouses"], p["disabled"]) for p in people.list_people(session)] == [
+        ("boss", "admin", [], "")]
+    assert trail(session) == []
+    assert admin.get("/").status_code == 200
+
+
+def test_an_admin_changes_another_persons_role_and_warehouses(admin, app, person, session):
+    person("anna", role="read")
+    anna = app.test_client()
+    sign_in(anna, "anna")
+    assert anna.get("/admin/people").status_code == 403
+    assert post(admin, "/admin/people/anna/access", role="admin", warehouses="2").status_code == 302
+    assert [(p["role"], p["warehouses"]) for p in people.list_people(session) if p["name"] == "anna"] == [
+        ("admin", [2])]
+    assert anna.get("/admin/people").status_code == 200  # from the next page on
+    [entry] = audit.list_entries(session, kind="user.change")
+    assert entry["changes"] == {"role": ["read", "admin"], "warehouses": [[], [2]]}
+
+
+def test_a_disabled_person_is_enabled_on_the_page(admin, app, person, session):
+    person("anna", role="read")
+    assert post(admin, "/admin/people/anna/disable", confirm="yes").status_code == 302
+    html = admin.get("/admin/people").get_data(as_text=True)
+    row = re.search(r'<tr data-name="anna".*?</tr>', html, re.S).group(0)
+    assert 'aria-label="Enable anna"' in row and "Disable anna" not in row
+    assert post(admin, "/admin/people/anna/enable").status_code == 302
+    assert sign_in(app.test_client(), "anna").status_code == 302
+    assert trail(session) == [("user.enable", "anna"), ("user.disable", "anna")]

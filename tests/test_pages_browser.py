@@ -19,8 +19,9 @@ from sqlalchemy.engine import make_url
 from app import create_app
 from conftest import PASSWORD, close_app
 from helpers import qr_holds
+from identity import api_keys, people
 from operations.demo import OFFICE_PERSON
-from stock import api_keys, audit, catalog, people
+from stock import audit, catalog
 from stock.audit import cli_actor
 from storage.db import sqlite_file
 

@@ -6,9 +6,9 @@ import re
 
 import pytest
 
+from identity import people
 from pages import imports
 from conftest import PASSWORD
-from stock import people
 from stock.audit import cli_actor
 from storage.db import db
 

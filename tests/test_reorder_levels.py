@@ -84,7 +84,7 @@ def test_the_body_must_hold_an_array_under_data(api, known_products):
 
 
 def test_a_key_limited_to_warehouses_sets_only_theirs(client, keys, known_products):
-    from stock import api_keys
+    from identity import api_keys
     from conftest import Api
     app = client.application
     with app.app_context():

@@ -6,10 +6,10 @@ import pytest
 from sqlalchemy import delete, event
 
 from helpers import product
+from identity.caller import Caller
 from models import Balance
 from schemas import batch_create_schema, product_schema
 from stock import catalog, reports
-from stock.api_keys import Caller
 from stock.policy import Policy
 from stock.posting import post_batch
 from stock.stocktaking import delete_stocktaking

@@ -108,3 +108,53 @@ def test_a_hanging_receiver_does_not_hold_up_bookings(working, receiver):
     receiver.hang.clear()
     receiver.released.set()
     wait_for(lambda: [e["data"]["batch_number"] for e in receiver.events()][-6:] == [1, 2, 3, 4, 5, 6])
+
+
+def test_a_webhook_of_a_limited_admin_gets_only_its_warehouses_events(working, receiver, admin_w1):
+    app, api, scanner = working
+    response = admin_w1.post("/v1/webhooks/", {"url": receiver.url, "events": ["batch.booked", "stocktaking.booked"]})
+    assert response.status_code == 201, response.json
+    everything = Receiver()
+    try:
+        add_webhook(api, everything.url, events=["batch.booked", "stocktaking.booked"])
+        scanner.book("R", "I", [item("P1", 1)], warehouse=2)
+        scanner.book("R", "I", [item("P1", 2)], warehouse=1)
+        scanner.count(("P1", 3), warehouse=2)
+        scanner.count(("P1", 1), warehouse=1)
+        wait_for(lambda: len(everything.received) >= 6)
+        wait_for(lambda: len(receiver.received) >= 3)
+        time.sleep(0.3)  # time for an event of warehouse 2 to come too, were one sent
+    finally:
+        everything.stop()
+    assert [(e["event"], e["data"]["id_warehouse"]) for e in receiver.events()] == [
+        ("batch.booked", 1), ("batch.booked", 1), ("stocktaking.booked", 1)]
+
+
+def test_a_redirect_is_not_followed_and_the_answer_is_kept_short(working, receiver):
+    app, api, scanner = working
+    elsewhere = Receiver()
+    try:
+        receiver.plan = [302, 302, 302]
+        receiver.location = elsewhere.url
+        receiver.answer = b"moved " * 100
+        add_webhook(api, receiver.url)
+        scanner.book("R", "I", [item("P1", 1)])
+        wait_for(lambda: len(receiver.received) >= 2)
+        time.sleep(0.3)
+        assert elsewhere.received == []
+    finally:
+        elsewhere.stop()
+
+    def last():
+        with app.app_context():
+            row = db.session.execute(select(WebhookDelivery.state, WebhookDelivery.last_status,
+                                            WebhookDelivery.last_answer)).first()
+            db.session.remove()
+        return row
+
+    state, status, answer = last()
+    assert (state, status) == ("pending", 302)
+    assert answer == ("moved " * 100)[:200]
+    # Once the receiver answers 200 itself, the event is delivered there.
+    wait_for(lambda: last()[0] == "delivered")
+    assert elsewhere.received == []

@@ -6,8 +6,8 @@ import sys
 import pytest
 
 from helpers import batch, created, item, product
+from identity import api_keys
 from operations import settings
-from stock import api_keys
 from stock.errors import SettingError
 from storage.db import db
 

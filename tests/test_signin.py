@@ -1,20 +1,20 @@
 """Signing in as a person (DESIGN §16): the same answer for a wrong name or password, the throttle of
 an address, the session's end (idle, sign-out, disabled, password changed), the cookie, the trail.
 
-tests/test_pages.py covers the form itself (token, origin, where it leads); stock/people.py's rules
+tests/test_pages.py covers the form itself (token, origin, where it leads); identity/people.py's rules
 are tested here too, through the pages.
 """
 import logging
 import re
-import time
 from datetime import timedelta
 
 import pytest
 from sqlalchemy import select, update
 
 from conftest import PASSWORD
-from models import AuditEntry, SigninFailure
-from stock import audit, people
+from identity import people
+from models import AuditEntry, PageSession, SigninFailure
+from stock import audit
 from stock.audit import cli_actor
 from stock.errors import Invalid
 from storage.db import db, utc_now, writing
@@ -119,33 +119,39 @@ def test_one_closing_of_an_address_is_one_row_of_the_trail_however_often_it_is_t
     assert sorted(throttled) == ["192.0.2.10", "192.0.2.10", "192.0.2.11"]
 
 
-def test_a_session_ends_after_12_hours_without_a_request(client, anna, app):
+def seen_ago(session, seconds):
+    """Every session's last request moved back (instead of the clock forward)."""
+    with writing(session, []):
+        session.execute(update(PageSession).values(seen_at=utc_now() - timedelta(seconds=seconds)))
+
+
+def seen_at(session):
+    """The session's last request as noted, read afresh (a read of `session` may keep its snapshot)."""
+    with session.get_bind().connect() as connection:
+        return connection.scalar(select(PageSession.seen_at))
+
+
+def test_a_session_ends_after_12_hours_without_a_request(client, anna, session):
     assert sign_in(client, "anna").status_code == 302
     assert client.get("/").status_code == 200
-    cookie = client.get_cookie("session")
-    serializer = app.session_interface.get_signing_serializer(app)
-    kept = serializer.loads(cookie.value)
-
-    def with_seen(seconds_ago):
-        fresh = app.test_client()
-        fresh.set_cookie("session", serializer.dumps({**kept, "seen": int(time.time()) - seconds_ago}))
-        return fresh.get("/")
-
-    assert with_seen(11 * 3600 + 59 * 60).status_code == 200
-    response = with_seen(12 * 3600 + 60)
-    assert response.status_code == 302 and response.headers["Location"].startswith("/login")
     # The browser is told to forget the cookie after 12 hours too.
-    assert "Expires=" in client.get("/").headers["Set-Cookie"]
-
-
-def test_every_page_moves_the_idle_time_on(client, anna, app):
-    sign_in(client, "anna")
-    serializer = app.session_interface.get_signing_serializer(app)
-    before = serializer.loads(client.get_cookie("session").value)
-    stale = {**before, "seen": int(time.time()) - 3600}
-    client.set_cookie("session", serializer.dumps(stale))
+    assert "Expires=" in client.get("/login").headers["Set-Cookie"]
+    seen_ago(session, 11 * 3600 + 59 * 60)
     assert client.get("/").status_code == 200
-    assert serializer.loads(client.get_cookie("session").value)["seen"] >= int(time.time()) - 5
+    seen_ago(session, 12 * 3600 + 60)
+    response = client.get("/")
+    assert response.status_code == 302 and response.headers["Location"].startswith("/login")
+    assert client.get("/").status_code == 302
+
+
+def test_a_page_notes_the_last_request_at_most_once_a_minute(client, anna, session):
+    sign_in(client, "anna")
+    seen_ago(session, 3600)
+    client.get("/").close()  # noted after the answer has gone
+    assert abs(seen_at(session) - utc_now()) < timedelta(seconds=5)
+    seen_ago(session, 30)
+    client.get("/").close()
+    assert timedelta(seconds=25) < utc_now() - seen_at(session) < timedelta(seconds=40)
 
 
 def test_a_password_change_ends_the_sessions_and_the_new_one_signs_in(client, anna, session):
@@ -240,3 +246,32 @@ def test_the_service_prints_the_first_persons_password_once_at_its_first_start(l
     server.stop()
     server.start()
     assert "password:" not in server.log()
+
+
+@pytest.mark.parametrize("ending", ["sign-out", "password", "disable"])
+def test_a_copy_of_the_cookie_opens_nothing_once_the_session_has_ended(client, anna, person, app, ending):
+    assert sign_in(client, "anna").status_code == 302
+    copied = client.get_cookie("session").value
+    if ending == "sign-out":
+        assert client.post("/logout", data={"token": token_of(client.get("/logout"))}).status_code == 302
+    else:
+        person("boss", role="admin")
+        boss = app.test_client()
+        sign_in(boss, "boss")
+        path, form = (("/admin/people/anna/password", {"password": OTHER}) if ending == "password"
+                      else ("/admin/people/anna/disable", {"confirm": "yes"}))
+        assert boss.post(path, data={"token": token_of(boss.get("/admin/people")), **form}).status_code == 302
+    replayed = app.test_client()
+    replayed.set_cookie("session", copied)
+    for path in ("/", "/orders", "/admin/people"):
+        response = replayed.get(path)
+        assert response.status_code == 302 and response.headers["Location"].startswith("/login"), path
+
+
+def test_signing_out_ends_that_session_only(client, anna, app):
+    other = app.test_client()
+    sign_in(client, "anna")
+    sign_in(other, "anna")
+    client.post("/logout", data={"token": token_of(client.get("/logout"))})
+    assert client.get("/").status_code == 302
+    assert other.get("/").status_code == 200

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import Scanner
 from helpers import product
-from stock import api_keys
+from identity import api_keys
 from storage.db import db
 
 DAY = "2026-03-02"

@@ -3,7 +3,8 @@
 import pytest
 
 from helpers import add_products, batch, created, error_fields, item, order, order_item, product
-from stock import api_keys, audit
+from identity import api_keys
+from stock import audit
 from stock.errors import Invalid
 
 
@@ -136,3 +137,31 @@ def test_decimal_places_change_in_an_update(api):
     created(api.post("/v1/products/", product("P9")))
     assert api.post("/v1/products/P9", {"decimal_places": 1}).status_code == 200
     assert api.get("/v1/products/P9").json["item"]["decimal_places"] == 1
+
+
+# --- an admin limited to warehouses (DESIGN 26) -----------------------------------------------
+
+def test_an_admin_limited_to_warehouses_adds_none(admin_w1, api, session):
+    response = admin_w1.post("/v1/warehouses/", {"id_warehouse": 12, "name": "Cold store"})
+    assert error_fields(response, 403) == {}
+    assert 12 not in [w["id_warehouse"] for w in warehouses(api)]
+    assert audit.list_entries(session, kind="warehouse") == []
+    created(api.post("/v1/warehouses/", {"id_warehouse": 12, "name": "Cold store"}))
+
+
+@pytest.mark.parametrize("id_warehouse", [2, 99])
+def test_an_admin_limited_to_warehouses_changes_no_other(admin_w1, api, session, id_warehouse):
+    # 403 whether the warehouse exists or not: the refusal tells nothing of the others.
+    response = admin_w1.post(f"/v1/warehouses/{id_warehouse}", {"active": 0})
+    assert error_fields(response, 403) == {}
+    assert "only an admin for every warehouse" in response.json["error"]["message"]
+    assert all(w["active"] == 1 for w in warehouses(api))
+    assert audit.list_entries(session, kind="warehouse") == []
+
+
+def test_an_admin_limited_to_warehouses_changes_its_own(admin_w1, api, session):
+    assert admin_w1.post("/v1/warehouses/1", {"address": "Dock 1"}).status_code == 200
+    assert warehouses(admin_w1) == [{"id_warehouse": 1, "name": "Main", "address": "Dock 1", "active": 1}]
+    assert api.post("/v1/warehouses/2", {"active": 0}).status_code == 200
+    [two, one] = audit.list_entries(session, kind="warehouse")
+    assert (one["who"], one["record"], two["who"], two["record"]) == ("admin_w1", "1", "admin", "2")

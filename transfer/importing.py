@@ -133,9 +133,11 @@ def run(session, kind_name: str, file, filename: str = "", actor: audit.Actor | 
             kind.apply(context, rows)
             if report.errors or dry_run:
                 raise _RolledBack
+            # The warehouses the rows name (orders, reorder levels); none for what every warehouse shares.
             audit.record(session, actor, f"import.{kind.name}", filename, {
                 "created": [None, report.created], "updated": [None, report.updated],
-                "unchanged": [None, report.unchanged]})
+                "unchanged": [None, report.unchanged]},
+                reach=frozenset(fields["id_warehouse"] for _, fields in rows if "id_warehouse" in fields))
     except _RolledBack:
         pass
     return report

@@ -1,8 +1,8 @@
 """API keys: issued, hashed at rest, checked on every request; roles, warehouse limits, expiry, last use.
 
-Also the Caller, who a request acts for: a key (a device) or a person signed in to the pages
-(stock/people.py makes those). Keys are made and revoked through here, with a row in the audit
-trail (stock/audit.py) in the same transaction.
+Keys are made and revoked through here, with a row in the audit trail (stock/audit.py) in the
+same transaction. Who may make or revoke which key is identity/caller.py `may_manage`: an admin
+limited to warehouses makes keys within them only, and does not see the others.
 """
 import hashlib
 import hmac
@@ -10,22 +10,23 @@ import logging
 import secrets
 import threading
 import time
-from dataclasses import dataclass
 from datetime import datetime, timedelta, timezone
 
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
+from identity.caller import (ROLES, Caller, may_manage, parse_warehouses, reach_of, require_may_manage,
+                             utc_text, warehouses_text)
+from identity.notes import note_without_waiting
 from models import ApiKey
 from stock import audit as trail
-from stock.errors import Conflict, Forbidden, Invalid, NotFound, Unauthorized
+from stock.errors import Conflict, Invalid, NotFound, Unauthorized
 from stock.warehouses import require_warehouses
-from storage.db import WRITE, reading, utc_now, writing
+from storage.db import reading, utc_now, writing
 
 audit = logging.getLogger("warehouse.audit")
 log = logging.getLogger("warehouse")
 
-ROLES = ("read", "scan", "admin")  # each role may do all that the ones before it may
 BOOTSTRAP_NAME = "bootstrap"
 
 
@@ -39,48 +40,6 @@ class RevokedKey(Unauthorized):
 
 class KeyRefused(Exception):
     """Start-up must stop: the configured bootstrap key was revoked."""
-
-
-class ExpiredKey(Unauthorized):
-    """A key past its expiry: refused, and told so, since a scanner's user can do something about it."""
-
-    def __init__(self, name: str, expired: datetime):
-        super().__init__(f"The API key expired on {utc_text(expired)}; ask the office for a new one.")
-        self.name = name
-
-
-@dataclass(frozen=True)
-class Caller:
-    """Who a request acts for: a key (key_id) or a person signed in to the pages (person_id)."""
-
-    key_id: int | None
-    name: str
-    role: str
-    warehouses: frozenset | None  # None: every warehouse
-    expires: datetime | None = None  # a key's expiry (aware, UTC)
-    person_id: int | None = None
-
-    def refuse_if_expired(self, now: datetime | None = None) -> None:
-        if self.expires is not None and (now or utc_now()) >= self.expires:
-            raise ExpiredKey(self.name, self.expires)
-
-    def has_role(self, role: str) -> bool:
-        return ROLES.index(self.role) >= ROLES.index(role)
-
-    def sees(self, id_warehouse: int) -> bool:
-        return self.warehouses is None or id_warehouse in self.warehouses
-
-    def narrow(self, id_warehouses: list[int]) -> list[int] | None:
-        """The warehouses a filter may cover: those asked for (all when none) that the key allows."""
-        if self.warehouses is None:
-            return sorted(set(id_warehouses)) or None
-        if not id_warehouses:
-            return sorted(self.warehouses)
-        return sorted(set(id_warehouses) & self.warehouses)
-
-    def require_warehouse(self, id_warehouse: int) -> None:
-        if not self.sees(id_warehouse):
-            raise Forbidden(f"This key may not act in warehouse {id_warehouse}.")
 
 
 def hash_key(key: str) -> str:
@@ -117,30 +76,19 @@ def stored_utc(value) -> datetime | None:
     return value.replace(tzinfo=timezone.utc)
 
 
-def utc_text(value: datetime | None) -> str:
-    """`YYYY-MM-DDThh:mm:ssZ` in UTC, "" for none. A naive value is the server's local time
-    (the keys' created and revoked times were always written so)."""
-    if value is None:
-        return ""
-    return value.astimezone(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-
-
-def parse_warehouses(text: str) -> frozenset | None:
-    ids = frozenset(int(part) for part in text.split(",") if part.strip())
-    return ids or None
-
-
-def warehouses_text(warehouses) -> str:
-    return ",".join(str(w) for w in sorted(set(warehouses or [])))
-
-
 def create_key(session, name: str, role: str, warehouses: list[int] | None = None,
-               expires_in_days: int | None = None, actor: trail.Actor | None = None) -> str:
-    """Issue a key and return it; only its hash is stored. With an actor, the audit trail says who."""
+               expires_in_days: int | None = None, actor: trail.Actor | None = None,
+               caller: Caller | None = None) -> str:
+    """Issue a key and return it; only its hash is stored. With an actor, the audit trail says who.
+
+    `caller`: who asks (None: the terminal), refused a key that would reach beyond its warehouses.
+    """
     if role not in ROLES:
         raise Invalid(f"Role must be one of {', '.join(ROLES)}.")
     if not name.strip():
         raise Invalid("A key needs a name.")
+    reach = reach_of(warehouses)
+    require_may_manage(caller, reach, "A key for every warehouse" if reach is None else "This key")
     key = secrets.token_urlsafe(32)
     expires = utc_now().replace(microsecond=0) + timedelta(days=expires_in_days) if expires_in_days else None
     with writing(session):
@@ -152,12 +100,15 @@ def create_key(session, name: str, role: str, warehouses: list[int] | None = Non
         if actor is not None:
             trail.record(session, actor, "key.create", name, {
                 "role": [None, role], "warehouses": [None, sorted(set(warehouses or []))],
-                "expires": [None, utc_text(expires)]})
+                "expires": [None, utc_text(expires)]}, reach=reach)
     return key
 
 
-def list_keys(session) -> list[ApiKey]:
-    return list(session.scalars(select(ApiKey).order_by(ApiKey.name)))
+def list_keys(session, caller: Caller | None = None) -> list[ApiKey]:
+    """Every key by name; for a caller, those it may manage (an admin limited to warehouses sees
+    only keys within them)."""
+    return [key for key in session.scalars(select(ApiKey).order_by(ApiKey.name))
+            if may_manage(caller, parse_warehouses(key.warehouses))]
 
 
 def key_view(key: ApiKey) -> dict:
@@ -170,20 +121,27 @@ def key_view(key: ApiKey) -> dict:
             "expired": key.expires_at is not None and key.expires_at <= utc_now()}
 
 
-def revoke_key(session, name: str, actor: trail.Actor | None = None, by_key_id: int | None = None) -> None:
-    """Revoke a key. `by_key_id`: the key asking, which may not revoke itself over HTTP (a depot
-    whose only admin key revoked itself could no longer manage keys but from the terminal)."""
+def revoke_key(session, name: str, actor: trail.Actor | None = None, caller: Caller | None = None) -> None:
+    """Revoke a key. `caller`: who asks (None: the terminal, which may revoke any key).
+
+    A key the caller may not manage is not found, as it is not in its list. A key may not revoke
+    itself (a depot whose only admin key revoked itself could no longer manage keys but from
+    the terminal). No rule keeps "the last admin key": whoever revokes an admin key for every
+    warehouse is an admin for every warehouse itself (a limited one does not see it), and a
+    leaked key must always be revocable.
+    """
     with writing(session):
         key = session.scalar(select(ApiKey).where(ApiKey.name == name))
-        if key is None:
+        if key is None or not may_manage(caller, parse_warehouses(key.warehouses)):
             raise NotFound(f"No key named {name!r}.")
-        if by_key_id is not None and key.id == by_key_id:
+        if caller is not None and key.id == caller.key_id:
             raise Conflict("A key cannot revoke itself: revoke it with another admin key, on the keys page "
                            "or with `flask --app app keys revoke`.")
         if key.revoked_at is None:
             key.revoked_at = datetime.now()
             if actor is not None:
-                trail.record(session, actor, "key.revoke", name, {"revoked": [None, utc_text(key.revoked_at)]})
+                trail.record(session, actor, "key.revoke", name, {"revoked": [None, utc_text(key.revoked_at)]},
+                             reach=parse_warehouses(key.warehouses))
 
 
 class UseNotes:
@@ -227,26 +185,10 @@ class UseNotes:
 def _write_use(engine, key_id: int, address: str, now: datetime) -> None:
     table = ApiKey.__table__
     minute_start = now.replace(second=0)
-    statement = (update(table)
-                 .where(table.c.id == key_id,
-                        or_(table.c.last_used_at.is_(None), table.c.last_used_at < minute_start))
-                 .values(last_used_at=now, last_used_from=address))
-    with engine.connect().execution_options(**{WRITE: True}) as connection:
-        sqlite = connection.dialect.name == "sqlite"
-        # Never wait behind a long booking for a note: give up at once and try later.
-        # The pragmas on the driver's connection, outside any transaction (it is in autocommit).
-        driver = connection.connection.driver_connection
-        if sqlite:
-            kept = driver.execute("PRAGMA busy_timeout").fetchone()[0]
-            driver.execute("PRAGMA busy_timeout=0")
-        try:
-            with connection.begin():
-                if not sqlite:
-                    connection.exec_driver_sql("SET LOCAL lock_timeout = '100ms'")
-                connection.execute(statement)
-        finally:
-            if sqlite:
-                driver.execute(f"PRAGMA busy_timeout={int(kept)}")
+    note_without_waiting(engine, update(table)
+                         .where(table.c.id == key_id,
+                                or_(table.c.last_used_at.is_(None), table.c.last_used_at < minute_start))
+                         .values(last_used_at=now, last_used_from=address))
 
 
 def bootstrap(session, configured_key: str | None, actor: trail.Actor | None = None) -> str | None:

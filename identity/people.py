@@ -1,24 +1,28 @@
-"""People: the office staff who sign in to the pages with a name and a password (DESIGN section 16).
+"""People: the office staff who sign in to the pages with a name and a password (DESIGN 16, 26).
 
-A person carries a role and may be limited to warehouses, as a key does, and acts as a
-stock.api_keys.Caller. Passwords are kept only as werkzeug's scrypt hash (slow and salted).
+A person carries a role and may be limited to warehouses, as a key does, and acts as an
+identity.caller.Caller. Passwords are kept only as werkzeug's scrypt hash (slow and salted).
 Failed sign-ins are rows in the database, so that every process serving one database throttles
-alike. Each change is one write transaction with its row in the audit trail (stock/audit.py).
+alike. Each change is one write transaction with its row in the audit trail (stock/audit.py);
+a password change and disabling end the person's sessions (identity/sessions.py) in it.
 
-Plain functions on a session; no Flask. May import models, storage/, stock.errors, stock.audit,
-stock.api_keys.
+Who may change whom is identity/caller.py `may_manage`: an admin limited to warehouses adds and
+changes only people within them, and does not see the others. Nobody disables, demotes or
+limits themselves, nor the last active admin for every warehouse.
 """
 import secrets
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
-from sqlalchemy import delete, select
+from sqlalchemy import delete, func, select
 from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
+from identity import sessions
+from identity.caller import (EVERY, ROLES, Caller, may_manage, parse_warehouses, reach_of, require_may_manage,
+                             utc_text, warehouses_text)
 from models import Person, SigninFailure
 from stock import audit as trail
-from stock.api_keys import ROLES, Caller, parse_warehouses, utc_text, warehouses_text
 from stock.errors import Conflict, Invalid, NotFound
 from stock.warehouses import require_warehouses
 from storage.db import utc_now, writing
@@ -73,9 +77,17 @@ def caller_of(person: Person) -> Caller:
     return Caller(None, person.name, person.role, parse_warehouses(person.warehouses), person_id=person.id)
 
 
+def reach_of_person(person: Person) -> frozenset | None:
+    return parse_warehouses(person.warehouses)
+
+
 def create_person(session, actor: trail.Actor, name: str, role: str, password: str,
-                  warehouses: list[int] | None = None) -> None:
+                  warehouses: list[int] | None = None, caller: Caller | None = None) -> None:
+    """Add a person. `caller`: who asks (None: the terminal), refused a person who would reach
+    beyond its own warehouses."""
     name, role, password = check_name(name), check_role(role), check_password(password)
+    reach = reach_of(warehouses)
+    require_may_manage(caller, reach, "A person for every warehouse" if reach is EVERY else "This person")
     hashed = generate_password_hash(password, method=HASH_METHOD)  # slow: outside the write lock
     now = utc_now()
     try:
@@ -84,15 +96,18 @@ def create_person(session, actor: trail.Actor, name: str, role: str, password: s
                 raise Conflict(f"A person named {name!r} exists already.")
             require_warehouses(session, warehouses or [])
             session.add(Person(name=name, role=role, warehouses=warehouses_text(warehouses),
-                               password_hash=hashed, created_at=now, password_changed_at=now, generation=0))
+                               password_hash=hashed, created_at=now, password_changed_at=now))
             trail.record(session, actor, "user.create", name,
-                         {"role": [None, role], "warehouses": [None, sorted(set(warehouses or []))]})
+                         {"role": [None, role], "warehouses": [None, sorted(set(warehouses or []))]}, reach=reach)
     except IntegrityError:
         raise Conflict(f"A person named {name!r} exists already.") from None
 
 
-def list_people(session) -> list[dict]:
-    return [person_view(person) for person in session.scalars(select(Person).order_by(Person.name))]
+def list_people(session, caller: Caller | None = None) -> list[dict]:
+    """Everyone by name; for a caller, those it may manage (an admin limited to warehouses sees
+    only the people within them)."""
+    return [person_view(person) for person in session.scalars(select(Person).order_by(Person.name))
+            if may_manage(caller, reach_of_person(person))]
 
 
 def person_view(person: Person) -> dict:
@@ -103,45 +118,99 @@ def person_view(person: Person) -> dict:
             "disabled": utc_text(person.disabled_at)}
 
 
-def _person(session, name: str) -> Person:
+def _person(session, name: str, caller: Caller | None) -> Person:
+    """The person of that name, if the caller may manage them: one it may not is not found, as
+    it is not in its list either."""
     person = session.scalar(select(Person).where(Person.name == name))
-    if person is None:
+    if person is None or not may_manage(caller, reach_of_person(person)):
         raise NotFound(f"No person named {name!r}.")
     return person
 
 
-def change_password(session, actor: trail.Actor, name: str, password: str) -> None:
-    """A new password; every session the person has ends."""
+def _is_unlimited_admin(role: str, warehouses: str, disabled_at) -> bool:
+    return role == "admin" and parse_warehouses(warehouses) is EVERY and disabled_at is None
+
+
+def _refuse_losing_the_last_admin(session, person: Person, what: str) -> None:
+    """Conflict when `person` is the only active admin for every warehouse (and is to stop being one)."""
+    if not _is_unlimited_admin(person.role, person.warehouses, person.disabled_at):
+        return
+    others = session.scalar(select(func.count()).select_from(Person).where(
+        Person.id != person.id, Person.role == "admin", Person.warehouses == "", Person.disabled_at.is_(None)))
+    if not others:
+        raise Conflict(f"{person.name!r} is the last active admin for every warehouse: {what} would leave "
+                       "nobody to manage the depot from the pages. Make another such admin first.")
+
+
+def _refuse_yourself(caller: Caller | None, person: Person, what: str) -> None:
+    if caller is not None and caller.person_id == person.id:
+        raise Conflict(f"Nobody may {what} themselves: another admin may, or the terminal "
+                       "(`flask --app app users ...`).")
+
+
+def change_password(session, actor: trail.Actor, name: str, password: str, caller: Caller | None = None) -> None:
+    """A new password; every session the person has ends (the caller's own too, when it is theirs)."""
     hashed = generate_password_hash(check_password(password), method=HASH_METHOD)
     with writing(session):
-        person = _person(session, name)
+        person = _person(session, name, caller)
         person.password_hash = hashed
         person.password_changed_at = utc_now()
-        person.generation += 1
+        sessions.end_all(session, person.id)
         # The trail says that it changed, never what it is.
-        trail.record(session, actor, "user.password", name, {"password": ["(old)", "(new)"]})
+        trail.record(session, actor, "user.password", name, {"password": ["(old)", "(new)"]},
+                     reach=reach_of_person(person))
 
 
-def disable_person(session, actor: trail.Actor, name: str) -> None:
-    """The person can no longer sign in; every session they have ends."""
+def disable_person(session, actor: trail.Actor, name: str, caller: Caller | None = None) -> None:
+    """The person can no longer sign in; every session they have ends. Not yourself, not the last
+    active admin for every warehouse."""
     with writing(session):
-        person = _person(session, name)
+        person = _person(session, name, caller)
         if person.disabled_at is not None:
             return
+        _refuse_yourself(caller, person, "disable")
+        _refuse_losing_the_last_admin(session, person, "disabling them")
         person.disabled_at = utc_now()
-        person.generation += 1
-        trail.record(session, actor, "user.disable", name, {"disabled": [None, utc_text(person.disabled_at)]})
+        sessions.end_all(session, person.id)
+        trail.record(session, actor, "user.disable", name, {"disabled": [None, utc_text(person.disabled_at)]},
+                     reach=reach_of_person(person))
 
 
-def signed_in_person(session, person_id, generation) -> Person | None:
-    """The person a session names, while that session holds: not disabled, same password since."""
-    if not isinstance(person_id, int) or not isinstance(generation, int):
-        return None
-    person = session.get(Person, person_id)
-    if person is None or person.disabled_at is not None or person.generation != generation \
-            or person.role not in ROLES:
-        return None
-    return person
+def enable_person(session, actor: trail.Actor, name: str, caller: Caller | None = None) -> None:
+    """A disabled person may sign in again (with the password they had)."""
+    with writing(session):
+        person = _person(session, name, caller)
+        if person.disabled_at is None:
+            return
+        trail.record(session, actor, "user.enable", name, {"disabled": [utc_text(person.disabled_at), None]},
+                     reach=reach_of_person(person))
+        person.disabled_at = None
+
+
+def change_access(session, actor: trail.Actor, name: str, role: str, warehouses: list[int] | None,
+                  caller: Caller | None = None) -> None:
+    """Give a person another role or other warehouses (empty: every warehouse); their sessions
+    carry the new ones from their next page. Not yourself, and not so that the last active admin
+    for every warehouse stops being one."""
+    role = check_role(role)
+    reach = reach_of(warehouses)
+    with writing(session):
+        person = _person(session, name, caller)
+        require_may_manage(caller, reach, "A person for every warehouse" if reach is EVERY else "This person")
+        before = {"role": person.role, "warehouses": sorted(parse_warehouses(person.warehouses) or [])}
+        after = {"role": role, "warehouses": sorted(reach or [])}
+        changes = trail.changed_fields(before, after)
+        if not changes:
+            return
+        _refuse_yourself(caller, person, "change the role or warehouses of")
+        if not _is_unlimited_admin(role, warehouses_text(warehouses), person.disabled_at):
+            _refuse_losing_the_last_admin(session, person, "this change")
+        require_warehouses(session, warehouses or [])
+        # The row reaches both what the person reached and what they reach now.
+        was = reach_of_person(person)
+        trail.record(session, actor, "user.change", name, changes,
+                     reach=EVERY if was is EVERY or reach is EVERY else was | reach)
+        person.role, person.warehouses = role, warehouses_text(warehouses)
 
 
 def sign_in(session, name: str, password: str, address: str, now: datetime | None = None) -> Person:
@@ -165,7 +234,8 @@ def sign_in(session, name: str, password: str, address: str, now: datetime | Non
             with writing(session):
                 # Asked again under the writers' lock: two tries at one moment make one row.
                 if not trail.noted_since(session, "signin.throttled", address, until - THROTTLE):
-                    trail.record(session, trail.Actor(who, address), "signin.throttled", who)
+                    trail.record(session, trail.Actor(who, address, "person" if who else ""), "signin.throttled",
+                                 who, reach=EVERY if person is None else reach_of_person(person))
         raise Throttled(_seconds_until(until, now))
     good = check_password_hash(person.password_hash if person is not None else dummy_hash(),
                                password[:MAX_PASSWORD])
@@ -174,7 +244,8 @@ def sign_in(session, name: str, password: str, address: str, now: datetime | Non
     with writing(session):
         session.add(SigninFailure(address=address, at=now))
         session.execute(delete(SigninFailure).where(SigninFailure.at < now - FAILURES_KEPT))
-        trail.record(session, trail.Actor(who, address), "signin.failed", who)
+        trail.record(session, trail.Actor(who, address, "person" if who else ""), "signin.failed", who,
+                     reach=EVERY if person is None else reach_of_person(person))
     raise SignInRefused()
 
 

@@ -1,4 +1,4 @@
-"""Who a request came from: the names routes/ and pages/ leave for the access line and the audit trail.
+"""The client of a request: its address, whether it came over HTTPS, and the name it is logged under.
 
 The lowest floor of the web layers: routes/, pages/ and operations/logs.py import it; it
 imports nothing of the project.
