@@ -15,7 +15,7 @@ from sqlalchemy.engine import make_url
 
 from operations import backups, logs, serving, settings, upgrades
 from schemas import customer_row_schema, product_schema
-from stock import api_keys, catalog, people, reports
+from stock import api_keys, batch_numbers, catalog, people, reports
 from stock.audit import cli_actor
 from stock.errors import ServiceError
 from stock.quantities import from_milli
@@ -198,10 +198,20 @@ def create_key(name, role, warehouses):
 
 @keys.command("list")
 def list_keys():
-    """Names, roles, warehouses and state of every key (never the key itself)."""
+    """Names, roles, warehouses and state of every key (never the key itself), and the batch numbers
+    reserved for it (the browser scanner's blocks, DESIGN 25)."""
+    blocks = batch_numbers.blocks_by_key(db.session)
     for key in api_keys.list_keys(db.session):
         state = f"revoked {key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "active"
-        click.echo(f"{key.name}\t{key.role}\t{key.warehouses or 'all'}\t{state}")
+        reserved = f"\tbatch numbers {numbers_text(blocks[key.id])}" if key.id in blocks else ""
+        click.echo(f"{key.name}\t{key.role}\t{key.warehouses or 'all'}\t{state}{reserved}")
+
+
+def numbers_text(blocks: list[tuple[int, int]], shown: int = 3) -> str:
+    """`1-100, 201-300`; the newest blocks when there are many, with how many came before."""
+    ranges = ", ".join(f"{first}-{last}" for first, last in blocks[-shown:])
+    earlier = len(blocks) - shown
+    return f"{ranges} (and {earlier} earlier block(s))" if earlier > 0 else ranges
 
 
 @keys.command("revoke")
