@@ -13,6 +13,7 @@ from werkzeug.exceptions import HTTPException
 
 import pages
 import routes
+import scanner
 from background.worker import BackgroundWork
 from operations import backups, cli, depot, logs, presence, serving, settings, upgrades
 from stock import api_keys, people
@@ -81,6 +82,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.wsgi_app = logs.AccessLog(app.wsgi_app, app.config)
     routes.register(app)
     pages.register(app)
+    scanner.register(app)
     register_error_handlers(app)
     cli.register(app)
     return app

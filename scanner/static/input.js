@@ -1,0 +1,79 @@
+// Every way a code reaches the page, turned into one callback: scanned(text, source).
+//   wedge   a scanner that types (Zebra DataWedge, Honeywell, a USB scanner): characters less than
+//           GAP_MS apart, ended by Enter or Tab, at least MIN_LENGTH of them. Caught wherever the
+//           focus is: a burst that landed in another field (the quantity) is taken back out of it.
+//   typed   the Scan field's text, ended by Enter or Tab, however slowly it was typed
+//   camera  camera.js's reads
+// The same code again within a moment counts once: a wedge that sends a code twice (DOUBLE_WEDGE_MS),
+// a camera that sees the same label frame after frame (DOUBLE_CAMERA_MS).
+
+const GAP_MS = 80;
+const MIN_LENGTH = 3;
+const DOUBLE_WEDGE_MS = 250;
+const DOUBLE_CAMERA_MS = 1500;
+
+export class ScanInput {
+  /** field: the Scan input; scanned(text, source); keepsTyping(element): whether a burst into that
+   * element is typing meant for it (the Lot field: a scanned lot label belongs there). */
+  constructor(field, scanned, keepsTyping = () => false) {
+    this.field = field;
+    this.scanned = scanned;
+    this.keepsTyping = keepsTyping;
+    this.burst = null; // {text, last, target, before}
+    this.previous = { text: "", at: 0, source: "" };
+    document.addEventListener("keydown", (event) => this.key(event), true);
+  }
+
+  key(event) {
+    const now = event.timeStamp || performance.now();
+    if (event.key === "Enter" || event.key === "Tab") {
+      this.end(event, now);
+      return;
+    }
+    if (event.key.length !== 1 || event.ctrlKey || event.metaKey || event.altKey) {
+      this.burst = null;
+      return;
+    }
+    const target = event.target;
+    if (!this.burst || now - this.burst.last > GAP_MS || this.burst.target !== target) {
+      this.burst = { text: "", last: now, target, before: "value" in target ? target.value : null, fast: true };
+    }
+    this.burst.text += event.key;
+    this.burst.last = now;
+  }
+
+  end(event, now) {
+    const burst = this.burst;
+    this.burst = null;
+    const target = event.target;
+    const isWedge = burst && burst.target === target && burst.text.length >= MIN_LENGTH && now - burst.last <= GAP_MS * 2;
+    if (target === this.field) {
+      const text = this.field.value.trim();
+      if (!text && event.key === "Tab") return; // Tab out of an empty field moves on, as anywhere
+      event.preventDefault();
+      this.field.value = "";
+      if (text) this.emit(text, isWedge && text === burst.text ? "wedge" : "typed", now);
+      return;
+    }
+    if (isWedge && !this.keepsTyping(target)) {
+      // The trigger was pulled while another field had the focus: the code was typed into it.
+      event.preventDefault();
+      if (burst.before !== null) target.value = burst.before;
+      this.emit(burst.text, "wedge", now);
+    }
+  }
+
+  /** A code the camera read. */
+  camera(text) {
+    this.emit(text, "camera", performance.now());
+  }
+
+  emit(text, source, now) {
+    const window = source === "camera" ? DOUBLE_CAMERA_MS : source === "wedge" ? DOUBLE_WEDGE_MS : 0;
+    const again = text === this.previous.text && source === this.previous.source && now - this.previous.at < window;
+    // A camera that keeps seeing the label counts it once while it stays in view.
+    this.previous = { text, at: now, source };
+    if (again) return;
+    this.scanned(text, source);
+  }
+}
