@@ -295,6 +295,7 @@ async function setQuantity(event) {
 // --- the flows ------------------------------------------------------------------------------------
 
 async function chooseFlow(kind) {
+  if (!state.warehouses.length && state.refreshing) await state.refreshing; // just paired: the first fetch
   if (!state.warehouses.length) {
     return note("The device has no warehouses yet: it needs the service once to fetch them (Refresh).", "error");
   }
@@ -335,12 +336,14 @@ async function choosePickOrder() {
   } else if (answer.kind === "later") {
     if (!state.taken[number]) {
       signal("error");
+      show();
       return note(`Order ${number} was not taken before the network went away, so another scanner may be picking it: `
                   + "it can be picked once the service answers.", "error");
     }
   } else {
     signal("error");
-    if (answer.kind === "unpaired") await lostPairing(answer.message);
+    show();
+    if (answer.kind === "unpaired") return lostPairing(answer.message);
     return note(answer.message, "error");
   }
   const warehouse = state.warehouses.find((w) => w.id_warehouse === order.id_warehouse)

@@ -1,13 +1,16 @@
 // Every way a code reaches the page, turned into one callback: scanned(text, source).
-//   wedge   a scanner that types (Zebra DataWedge, Honeywell, a USB scanner): characters less than
-//           GAP_MS apart, ended by Enter or Tab, at least MIN_LENGTH of them. Caught wherever the
-//           focus is: a burst that landed in another field (the quantity) is taken back out of it.
+//   wedge   a scanner that types (Zebra DataWedge, Honeywell, a USB scanner): characters GAP_MS apart
+//           or less on average, ended by Enter or Tab, at least MIN_LENGTH of them. Caught wherever
+//           the focus is: a burst that landed in another field (the quantity) is taken back out of it.
+//           On average, so that one late character (a busy phone) does not split a scan; a pause
+//           longer than PAUSE_MS starts a new burst.
 //   typed   the Scan field's text, ended by Enter or Tab, however slowly it was typed
 //   camera  camera.js's reads
 // The same code again within a moment counts once: a wedge that sends a code twice (DOUBLE_WEDGE_MS),
 // a camera that sees the same label frame after frame (DOUBLE_CAMERA_MS).
 
 const GAP_MS = 80;
+const PAUSE_MS = 250;
 const MIN_LENGTH = 3;
 const DOUBLE_WEDGE_MS = 250;
 const DOUBLE_CAMERA_MS = 1500;
@@ -35,8 +38,8 @@ export class ScanInput {
       return;
     }
     const target = event.target;
-    if (!this.burst || now - this.burst.last > GAP_MS || this.burst.target !== target) {
-      this.burst = { text: "", last: now, target, before: "value" in target ? target.value : null, fast: true };
+    if (!this.burst || now - this.burst.last > PAUSE_MS || this.burst.target !== target) {
+      this.burst = { text: "", first: now, last: now, target, before: "value" in target ? target.value : null };
     }
     this.burst.text += event.key;
     this.burst.last = now;
@@ -46,7 +49,8 @@ export class ScanInput {
     const burst = this.burst;
     this.burst = null;
     const target = event.target;
-    const isWedge = burst && burst.target === target && burst.text.length >= MIN_LENGTH && now - burst.last <= GAP_MS * 2;
+    const isWedge = burst !== null && burst.target === target && burst.text.length >= MIN_LENGTH
+      && now - burst.last <= PAUSE_MS && (now - burst.first) / burst.text.length <= GAP_MS;
     if (target === this.field) {
       const text = this.field.value.trim();
       if (!text && event.key === "Tab") return; // Tab out of an empty field moves on, as anywhere
