@@ -591,3 +591,22 @@ def browser():
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def dairy(live_server):
+    """The browser scanner's depot (tests/scanner_page.py): the live service with a small dairy's
+    catalogue, and the API calls its office makes."""
+    from scanner_page import dairy as stocked
+
+    return stocked(live_server())
+
+
+@pytest.fixture
+def phone(browser, dairy):
+    """A phone's browser (390x844, touch) that may reach the service only; no script error allowed."""
+    from scanner_page import close_context, open_context
+
+    context = open_context(browser, dairy)
+    yield context
+    close_context(context)

@@ -6,8 +6,9 @@
 //           longer than PAUSE_MS starts a new burst.
 //   typed   the Scan field's text, ended by Enter or Tab, however slowly it was typed
 //   camera  camera.js's reads
-// The same code again within a moment counts once: a wedge that sends a code twice (DOUBLE_WEDGE_MS),
-// a camera that sees the same label frame after frame (DOUBLE_CAMERA_MS).
+// The same code again within a moment counts once: a wedge that sends a code twice (its second copy
+// begins within DOUBLE_WEDGE_MS of the first one's end; a person pulls the trigger again later), a
+// camera that sees the same label frame after frame (DOUBLE_CAMERA_MS, for as long as it stays in view).
 
 const GAP_MS = 80;
 const PAUSE_MS = 250;
@@ -38,8 +39,14 @@ export class ScanInput {
       return;
     }
     const target = event.target;
-    if (!this.burst || now - this.burst.last > PAUSE_MS || this.burst.target !== target) {
+    const moved = this.burst !== null && this.burst.target !== target;
+    // The page gives the scan field its focus back a moment after a tap elsewhere: a code that began
+    // to arrive before that goes on in the field.
+    const refocused = moved && target === this.field && !editable(this.burst.target);
+    if (!this.burst || now - this.burst.last > PAUSE_MS || (moved && !refocused)) {
       this.burst = { text: "", first: now, last: now, target, before: "value" in target ? target.value : null };
+    } else if (refocused) {
+      this.burst.target = target;
     }
     this.burst.text += event.key;
     this.burst.last = now;
@@ -52,32 +59,38 @@ export class ScanInput {
     const isWedge = burst !== null && burst.target === target && burst.text.length >= MIN_LENGTH
       && now - burst.last <= PAUSE_MS && (now - burst.first) / burst.text.length <= GAP_MS;
     if (target === this.field) {
-      const text = this.field.value.trim();
+      // A wedge's code is the burst whole: some of it may have arrived before the field had the focus.
+      const text = (isWedge ? burst.text : this.field.value).trim();
       if (!text && event.key === "Tab") return; // Tab out of an empty field moves on, as anywhere
       event.preventDefault();
       this.field.value = "";
-      if (text) this.emit(text, isWedge && text === burst.text ? "wedge" : "typed", now);
+      if (text) this.emit(text, isWedge ? "wedge" : "typed", isWedge ? burst.first : now, now);
       return;
     }
     if (isWedge && !this.keepsTyping(target)) {
       // The trigger was pulled while another field had the focus: the code was typed into it.
       event.preventDefault();
       if (burst.before !== null) target.value = burst.before;
-      this.emit(burst.text, "wedge", now);
+      this.emit(burst.text, "wedge", burst.first, now);
     }
   }
 
   /** A code the camera read. */
   camera(text) {
-    this.emit(text, "camera", performance.now());
+    const now = performance.now();
+    this.emit(text, "camera", now, now);
   }
 
-  emit(text, source, now) {
+  /** began: when the code began to arrive; ended: when it was whole. */
+  emit(text, source, began, ended) {
     const window = source === "camera" ? DOUBLE_CAMERA_MS : source === "wedge" ? DOUBLE_WEDGE_MS : 0;
-    const again = text === this.previous.text && source === this.previous.source && now - this.previous.at < window;
-    // A camera that keeps seeing the label counts it once while it stays in view.
-    this.previous = { text, at: now, source };
+    const again = text === this.previous.text && source === this.previous.source && began - this.previous.at < window;
+    this.previous = { text, at: ended, source };
     if (again) return;
     this.scanned(text, source);
   }
+}
+
+function editable(element) {
+  return element.tagName === "INPUT" || element.tagName === "TEXTAREA" || element.isContentEditable;
 }
