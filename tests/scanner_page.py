@@ -33,6 +33,17 @@ class Depot:
         assert got in status, (method, path, got, body)
         return body
 
+    def as_key(self, key, method, path, data=None):
+        """(status, body) of a call with another key than the service's bootstrap key."""
+        conn = http.client.HTTPConnection("127.0.0.1", self.server.port, timeout=30)
+        try:
+            body = None if data is None else json.dumps({"data": data})
+            conn.request(method, path, body=body, headers={"TS-Apikey": key, "Content-Type": "application/json"})
+            response = conn.getresponse()
+            return response.status, json.loads(response.read() or b"{}")
+        finally:
+            conn.close()
+
     def key(self, name, role="scan", warehouses=(1,)):
         return self.ok("POST", "/v1/keys/", {"name": name, "role": role, "warehouses": list(warehouses)})["item"]["key"]
 
@@ -61,13 +72,15 @@ def dairy(server) -> Depot:
     return depot
 
 
-def open_context(browser, depot, viewport=PHONE):
+def open_context(browser, depot, viewport=PHONE, base=None):
     context = browser.new_context(viewport=viewport, has_touch=viewport == PHONE, is_mobile=viewport == PHONE)
     context.set_default_timeout(TIMEOUT_MS)
     elsewhere = []
 
+    base = base or depot.base
+
     def only_the_service(route):
-        if route.request.url.startswith(depot.base + "/"):
+        if route.request.url.startswith(base + "/"):
             route.continue_()
         else:
             elsewhere.append(route.request.url)
@@ -153,3 +166,38 @@ def other_acquires(depot, key, number):
         return response.status, json.loads(response.read())
     finally:
         conn.close()
+
+
+def kept(tab, name):
+    """What the page keeps on the device under `name` (IndexedDB, store.js's kv)."""
+    return tab.evaluate("""name => new Promise((resolve, reject) => {
+        const opening = indexedDB.open("warehouse-scanner");
+        opening.onerror = () => reject(opening.error);
+        opening.onsuccess = () => {
+            const read = opening.result.transaction("kv").objectStore("kv").get(name);
+            read.onsuccess = () => { resolve(read.result ?? null); opening.result.close(); };
+        };
+    })""", name)
+
+
+def ready_for_a_dead_spot(tab):
+    """Wait until the page holds what it needs offline: its data, a block of numbers, and (on a
+    secure origin) its service worker in control."""
+    # Functions, not expressions: the page's CSP allows no eval, which an expression would need.
+    tab.wait_for_function("() => !document.getElementById('data-size').textContent.startsWith('0')")
+    for _ in range(200):
+        if kept(tab, "numbers"):
+            break
+        tab.wait_for_timeout(50)
+    assert kept(tab, "numbers"), "no block of batch numbers was reserved"
+    tab.wait_for_function("() => !window.isSecureContext || navigator.serviceWorker.controller !== null")
+
+
+def receive(tab, *codes):
+    """A Receive without an order of these codes, booked."""
+    expect(tab.locator("body")).to_have_attribute("data-screen", "home")
+    tab.get_by_role("button", name="Receive").click()
+    for code in codes:
+        assert wedge(tab, code) == "ok", tab.locator("#last").inner_text()
+    tab.get_by_role("button", name="Book").click()
+    expect(tab.locator("body")).to_have_attribute("data-screen", "home")
