@@ -439,7 +439,8 @@ def check():
 @click.command("demo")
 @with_appcontext
 def demo():
-    """Fill an empty database with a demo depot and print the sign-in of a person of role read."""
+    """Fill an empty database with a demo depot and print the sign-in of a person of role read, and
+    the address that opens the browser scanner on a phone, paired."""
     from operations import demo as depot
 
     from operations import depot as identity
@@ -454,6 +455,10 @@ def demo():
         fail(f"The demo depot could not be booked: {error.message} {error.fields or ''}")
     click.echo(f"Demo depot made: {made['products']} products, {made['customers']} customers, "
                f"{made['orders']} orders, {made['batches']} scanner batches.", err=True)
+    phone = depot.phone_key(db.session)
+    click.echo(f"Open the scanner on a phone, paired with the key {depot.DEMO_PHONE!r} (role scan): "
+               f"<the service's address>/scan#pair={phone}  (on this PC: http://localhost:8000/scan#pair={phone})",
+               err=True)
     password = depot.office_person(db.session)
     click.echo(f"Sign in to the pages (/login) as {depot.OFFICE_PERSON!r} (role read) with this password; "
                "it is shown only this once:", err=True)

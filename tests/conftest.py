@@ -575,6 +575,7 @@ def live_server(database_config, tmp_path):
 
 
 CHROMIUM = "/usr/bin/chromium"
+BROWSER_TIMEOUT_MS = 15_000
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
 
@@ -583,8 +584,11 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 def browser():
     """Debian's chromium driven by Playwright, one per worker for every browser test file: the
     sync API allows one Playwright at a time in a process."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # As long as an action may take (the contexts' default timeout): on a loaded machine a page
+    # that books and then redraws takes longer than expect's own 5 s, and its test must not fail for it.
+    expect.set_options(timeout=BROWSER_TIMEOUT_MS)
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package", pytrace=False)
     with sync_playwright() as playwright:

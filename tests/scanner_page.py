@@ -5,13 +5,14 @@ Zebra or Honeywell scanner types them). conftest.py's fixtures `dairy` and `phon
 """
 import http.client
 import json
+import os
 import re
 
 from playwright.sync_api import expect
 
+from conftest import BROWSER_TIMEOUT_MS
 from helpers import batch, item, order, order_item
 
-TIMEOUT_MS = 15_000
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 800}
 MILK, MILK_CRATE, CHEESE, BUTTER = "4006381333924", "4006381333931", "4012345000016", "SCAN-BUTTER-250"
@@ -74,7 +75,7 @@ def dairy(server) -> Depot:
 
 def open_context(browser, depot, viewport=PHONE, base=None):
     context = browser.new_context(viewport=viewport, has_touch=viewport == PHONE, is_mobile=viewport == PHONE)
-    context.set_default_timeout(TIMEOUT_MS)
+    context.set_default_timeout(BROWSER_TIMEOUT_MS)
     elsewhere = []
 
     base = base or depot.base
@@ -201,3 +202,11 @@ def receive(tab, *codes):
         assert wedge(tab, code) == "ok", tab.locator("#last").inner_text()
     tab.get_by_role("button", name="Book").click()
     expect(tab.locator("body")).to_have_attribute("data-screen", "home")
+
+
+def keep_screenshot(tab, name):
+    """The page as it is now, kept for docs/ when WAREHOUSE_SCREENSHOTS names the folder
+    (`WAREHOUSE_SCREENSHOTS=$PWD/docs pytest tests/test_scanner_browser.py tests/test_scanner_offline.py`)."""
+    folder = os.environ.get("WAREHOUSE_SCREENSHOTS")
+    if folder:
+        tab.screenshot(path=os.path.join(folder, name))

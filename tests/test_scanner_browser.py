@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from helpers import batch, item
 from scanner_page import (BUTTER, CHEESE, DESKTOP, MILK, MILK_CRATE, PHONE, TRIGGER_AGAIN_MS, booked, choose,
-                          close_context, open_context, other_acquires, paired, pick_order, stock_up, wedge)
+                          close_context, keep_screenshot, open_context, other_acquires, paired, pick_order, stock_up, wedge)
 
 
 # --- pairing ----------------------------------------------------------------------------------
@@ -31,6 +31,8 @@ def test_a_pasted_key_pairs_and_unpair_forgets_it(phone, dairy):
     key = dairy.key("phone-1")
     tab = phone.new_page()
     tab.goto(f"{dairy.base}/scan")
+    expect(tab.locator("body")).to_have_attribute("data-screen", "pair")
+    keep_screenshot(tab, "scanner-pair.png")
     tab.get_by_label("Key").fill(key)
     tab.get_by_role("button", name="Pair").click()
     expect(tab.locator("body")).to_have_attribute("data-screen", "home")
@@ -53,12 +55,14 @@ def test_receive_without_an_order_books_one_batch_with_crates_lots_and_best_befo
     wedge(tab, MILK)
     # A lot-kept product asks for its lot and best-before.
     assert wedge(tab, CHEESE) == "warning"
+    keep_screenshot(tab, "scanner-lot.png")
     tab.get_by_label("Lot").fill("L-2611")
     tab.get_by_label("Best before").fill("2027-03-31")
     tab.get_by_role("button", name="Add").click()
     tab.get_by_label("Quantity").fill("5")
     tab.get_by_role("button", name="Set").click()
     expect(tab.locator("#last")).to_contain_text("5 pc")
+    keep_screenshot(tab, "scanner-receive.png")
     tab.get_by_role("button", name="Book").click()
     expect(tab.locator("body")).to_have_attribute("data-screen", "home")
     booked(tab, 1)
@@ -71,6 +75,7 @@ def test_receive_without_an_order_books_one_batch_with_crates_lots_and_best_befo
         ("MILK-1L", 24, "", ""), ("MILK-1L", 1, "", ""), ("CHEESE", 5, "L-2611", "2027-03-31")]
     assert all(re.fullmatch(r"\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}[+-]\d{4}", i["timestamp_client"]) for i in items)
     expect(tab.locator(".entry.booked")).to_have_count(1)
+    keep_screenshot(tab, "scanner-home.png")
 
 
 
@@ -101,6 +106,7 @@ def test_pick_an_order_first_expiring_lots_wrong_product_over_pick_and_a_partial
     tab.keyboard.press("Enter")
     dialog = tab.get_by_role("dialog")
     expect(dialog).to_contain_text("12 pc more than is left on order SO-1")
+    keep_screenshot(tab, "scanner-over-pick.png")
     dialog.get_by_role("button", name="Take it").click()
     expect(tab.locator("#lines li.changed")).to_contain_text("3 crate (36 pc)")
     # A lot-kept product: the first expiring lot is offered first, then the next.
@@ -113,6 +119,7 @@ def test_pick_an_order_first_expiring_lots_wrong_product_over_pick_and_a_partial
     wedge(tab, CHEESE)
     expect(tab.get_by_label("Lot")).to_have_value("L-NEW")
     tab.get_by_role("button", name="Add").click()
+    keep_screenshot(tab, "scanner-pick.png")
     tab.get_by_role("button", name="Book").click()
     tab.get_by_role("dialog").get_by_role("button", name="Book partial").click()
     expect(tab.locator("body")).to_have_attribute("data-screen", "home")
@@ -186,6 +193,7 @@ def test_ship_without_an_order_and_a_blind_count_of_the_day(phone, dairy):
     tab.get_by_role("button", name="Add").click()
     tab.get_by_label("Quantity").fill("9")
     tab.get_by_role("button", name="Set").click()
+    keep_screenshot(tab, "scanner-count.png")
     tab.get_by_role("button", name="Book").click()
     booked(tab, 2)
     assert dairy.stock("MILK-1L") == 25
@@ -229,6 +237,7 @@ def test_a_batch_the_service_refuses_needs_attention_with_its_message_and_stays(
     expect(tab.locator("[data-queue-attention]")).to_have_text("1")
     tab.reload()
     expect(tab.locator(".entry.attention")).to_contain_text("short")
+    keep_screenshot(tab, "scanner-attention.png")
     # Stock arrives; sent again as it was, it is booked.
     dairy.ok("POST", "/v1/batches/", batch(900000, [item("BUTTER", 5)]))
     tab.locator(".entry.attention").get_by_role("button", name="Send again").click()

@@ -8,8 +8,8 @@ from datetime import date, datetime, timedelta
 
 from playwright.sync_api import expect
 
-from scanner_page import (CHEESE, MILK, MILK_CRATE, booked, choose, close_context, kept, open_context, paired,
-                          pick_order, ready_for_a_dead_spot, receive, stock_up, wedge)
+from scanner_page import (CHEESE, MILK, MILK_CRATE, booked, choose, close_context, keep_screenshot, kept, open_context,
+                          paired, pick_order, ready_for_a_dead_spot, receive, stock_up, wedge)
 
 
 def waiting(tab, count):
@@ -47,6 +47,7 @@ def test_three_batches_booked_offline_survive_a_reload_and_are_booked_once_back_
     # Waiting, or being tried again by the page as it started: never booked, never lost.
     expect(tab.locator(".entry.waiting, .entry.sending")).to_have_count(3)
     expect(tab.locator("#data-at")).not_to_have_text("never")  # the data of the last refresh, and when
+    keep_screenshot(tab, "scanner-offline.png")
     phone.set_offline(False)
     booked(tab, 3)
     numbers = sent_batches(dairy)

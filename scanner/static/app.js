@@ -150,6 +150,7 @@ async function send(force) {
   else if (result.outcome === "idle") {
     state.online = true;
     if (!state.unpaired) clearNote("error");
+    if ($("notice").classList.contains("booked")) note("Sent: the service has booked it.", "booked");
   }
   await drawQueue();
 }
@@ -286,6 +287,7 @@ async function setQuantity(event) {
     flows.setAmount(flow, flow.lines.indexOf(line), before);
   }
   $("quantity").value = "";
+  $("quantity-form").classList.remove("open");
   await keepFlow();
   const now = flow.lines.includes(line) ? line : null;
   tell(now && flows.amountProblem(now) ? "warning" : "ok", now ? now.name : `${line.name}: taken out`,
@@ -383,7 +385,7 @@ async function book() {
   signal("ok");
   show();
   note(`Booked on the device: ${bodies.length === 1 ? "one batch" : `${bodies.length} batches`}. `
-       + "It goes to the service now, or as soon as it answers.", "info");
+       + "It goes to the service now, or as soon as it answers.", "booked");
   await send(true);
   numbers.keepAhead(state.key).catch(() => {});
 }
@@ -685,6 +687,8 @@ function wire() {
   $("lot-form").addEventListener("submit", lotGiven);
   $("lot-cancel").addEventListener("click", () => { closeLot(); tell("warning", "Not added", "", performance.now()); });
   $("quantity-form").addEventListener("submit", setQuantity);
+  // The keypad opens with the quantity, so that the scanned lines keep the screen the rest of the time.
+  $("quantity").addEventListener("focus", () => $("quantity-form").classList.add("open"));
   document.querySelector(".keys").addEventListener("click", keypad);
   $("lines").addEventListener("click", (event) => {
     const li = event.target.closest("li[data-index]");
@@ -693,6 +697,7 @@ function wire() {
     keepFlow();
     drawFlow();
     $("quantity").value = fromMilli(state.flow.lines[state.flow.last].amount_milli);
+    $("quantity-form").classList.add("open");
   });
   // The scan field keeps the focus: a tap elsewhere (not on another field) gives it back.
   $("scan").addEventListener("blur", () => setTimeout(() => {
