@@ -15,6 +15,7 @@ from identity import api_keys, people
 import page_policy
 import pages
 import routes
+import scanner
 from background.worker import BackgroundWork
 from operations import backups, cli, depot, logs, presence, serving, settings, upgrades
 from stock.audit import cli_actor
@@ -82,6 +83,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.wsgi_app = logs.AccessLog(app.wsgi_app, app.config)
     routes.register(app)
     pages.register(app)
+    scanner.register(app)
     app.after_request(page_policy.secure)
     register_error_handlers(app)
     cli.register(app)

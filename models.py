@@ -185,6 +185,20 @@ class Batch(db.Model):
     posted_from: Mapped[str] = mapped_column(String(100), default="", server_default="")
 
 
+class BatchNumberBlock(db.Model):
+    """Batch numbers reserved for one key (DESIGN 25): a scanner that books offline numbers its
+    batches from its own blocks, so no other scanner can take a waiting batch's number."""
+
+    __tablename__ = "batch_number_blocks"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    key_id: Mapped[int] = mapped_column(ForeignKey("api_keys.id"), index=True)
+    # The block's numbers, both ends included; blocks never overlap, and each lies above every
+    # batch number used when it was reserved. Looked up by `first` (the block a number falls in).
+    first: Mapped[int] = mapped_column(BigInteger, unique=True)
+    last: Mapped[int] = mapped_column(BigInteger)
+    reserved_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+
+
 class BatchItem(db.Model):
     __tablename__ = "batch_items"
     __table_args__ = (Index("ix_batch_items_batch", "batch_number", "position"),)

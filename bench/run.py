@@ -3,7 +3,7 @@
 Every ratio compares two figures taken in this run on this machine, so the table means the
 same on a laptop and on CI. Usage (from the repo root):
 
-    .venv/bin/python bench/run.py [--only abcdeghijkmpwx] [--seed-batches 200] [--keep-tmp]
+    .venv/bin/python bench/run.py [--only abcdeghijkmpswx] [--seed-batches 200] [--keep-tmp]
 
 g and j need the PostgreSQL server at 127.0.0.1:5432; i builds its five-year depot once and
 keeps it in <temp dir>/warehouse-bench-cache/ (docs/performance-growth.md).
@@ -31,6 +31,7 @@ import many_depots
 import paper
 import processes
 import report
+import scanner
 import scenarios
 import server
 import stock_warnings
@@ -50,6 +51,7 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "w": stock_warnings.scenario_w,
     "x": stock_warnings.scenario_x,
     "p": paper.scenario_p,
+    "s": scanner.scenario_s,
 }
 
 
@@ -81,7 +83,7 @@ def git_head():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="abcdeghijkmpwx", help="scenarios to run, e.g. 'ab'")
+    parser.add_argument("--only", default="abcdeghijkmpswx", help="scenarios to run, e.g. 'ab'")
     parser.add_argument("--seed-batches", type=int, default=200,
                         help="1000-item batches of history for c (default 200)")
     parser.add_argument("--seed-time-limit", type=float, default=300,

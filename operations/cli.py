@@ -16,7 +16,7 @@ from sqlalchemy.engine import make_url
 from identity import api_keys, people
 from operations import backups, logs, serving, settings, upgrades
 from schemas import customer_row_schema, product_schema
-from stock import catalog, reports
+from stock import batch_numbers, catalog, reports
 from stock.audit import cli_actor
 from stock.errors import ServiceError
 from stock.quantities import from_milli
@@ -200,10 +200,20 @@ def create_key(name, role, warehouses):
 
 @keys.command("list")
 def list_keys():
-    """Names, roles, warehouses and state of every key (never the key itself)."""
+    """Names, roles, warehouses and state of every key (never the key itself), and the batch numbers
+    reserved for it (the browser scanner's blocks, DESIGN 25)."""
+    blocks = batch_numbers.blocks_by_key(db.session)
     for key in api_keys.list_keys(db.session):
         state = f"revoked {key.revoked_at:%Y-%m-%d %H:%M}" if key.revoked_at else "active"
-        click.echo(f"{key.name}\t{key.role}\t{key.warehouses or 'all'}\t{state}")
+        reserved = f"\tbatch numbers {numbers_text(blocks[key.id])}" if key.id in blocks else ""
+        click.echo(f"{key.name}\t{key.role}\t{key.warehouses or 'all'}\t{state}{reserved}")
+
+
+def numbers_text(blocks: list[tuple[int, int]], shown: int = 3) -> str:
+    """`1-100, 201-300`; the newest blocks when there are many, with how many came before."""
+    ranges = ", ".join(f"{first}-{last}" for first, last in blocks[-shown:])
+    earlier = len(blocks) - shown
+    return f"{ranges} (and {earlier} earlier block(s))" if earlier > 0 else ranges
 
 
 @keys.command("revoke")
@@ -456,7 +466,8 @@ def check():
 @click.command("demo")
 @with_appcontext
 def demo():
-    """Fill an empty database with a demo depot and print the sign-in of a person of role read."""
+    """Fill an empty database with a demo depot and print the sign-in of a person of role read, and
+    the address that opens the browser scanner on a phone, paired."""
     from operations import demo as depot
 
     from operations import depot as identity
@@ -471,6 +482,10 @@ def demo():
         fail(f"The demo depot could not be booked: {error.message} {error.fields or ''}")
     click.echo(f"Demo depot made: {made['products']} products, {made['customers']} customers, "
                f"{made['orders']} orders, {made['batches']} scanner batches.", err=True)
+    phone = depot.phone_key(db.session)
+    click.echo(f"Open the scanner on a phone, paired with the key {depot.DEMO_PHONE!r} (role scan): "
+               f"<the service's address>/scan#pair={phone}  (on this PC: http://localhost:8000/scan#pair={phone})",
+               err=True)
     password = depot.office_person(db.session)
     click.echo(f"Sign in to the pages (/login) as {depot.OFFICE_PERSON!r} (role read) with this password; "
                "it is shown only this once:", err=True)

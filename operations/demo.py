@@ -311,3 +311,10 @@ def office_person(session) -> str:
     people.create_person(session, Actor("demo", CLI_ADDRESS, "cli"), OFFICE_PERSON, "read", password)
     return password
 
+
+DEMO_PHONE = "demo-phone"
+
+
+def phone_key(session) -> str:
+    """A key of role scan for a phone, so that the demo's orders can be picked from /scan at once."""
+    return api_keys.create_key(session, DEMO_PHONE, "scan", actor=Actor("demo", CLI_ADDRESS, "cli"))

@@ -40,8 +40,8 @@ def wants_a_page(request) -> bool:
     Under /v1, and for any caller that sends a key or prefers JSON, errors stay JSON
     (DESIGN §3): a scanner that mistypes a path must still read the error body.
     """
-    from pages.signin import is_page
-    if not is_page(request.path) or "TS-Apikey" in request.headers:
+    path = request.path
+    if path.startswith("/v1/") or path in ("/v1", "/health") or "TS-Apikey" in request.headers:
         return False
     accept = request.accept_mimetypes
     return bool(accept) and accept.best_match(["text/html", "application/json"]) == "text/html"

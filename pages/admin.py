@@ -161,9 +161,12 @@ def admin_keys_pair():
         return _keys_page(error, typed, error.status)
     made = next(api_keys.key_view(k) for k in api_keys.list_keys(db.session, g.caller) if k.name == form["name"])
     url = service_address()
-    payload = pairing_payload(url, key)
+    # By default the code opens the service's own scanner on a phone, paired (DESIGN 24); the JSON
+    # of section 16, for other scanner apps, is one click away.
+    scanner_url = scanner_address(url, key)
     response = current_app.make_response(render_template(
-        "admin_pairing.html", key=key, made=made, url=url, qr=pairing_svg(payload)))
+        "admin_pairing.html", key=key, made=made, url=url, scanner_url=scanner_url, qr=pairing_svg(scanner_url),
+        json_qr=pairing_svg(pairing_payload(url, key))))
     # The key is in this page alone: no cache, no back button, no proxy may keep it.
     response.headers["Cache-Control"] = "no-store"
     return response
@@ -173,6 +176,12 @@ def service_address() -> str:
     """The address this page was reached at, as the scanner will reach the service."""
     scheme = "https" if came_over_https(request.environ, current_app.config.get("TRUSTED_PROXY")) else "http"
     return f"{scheme}://{request.host}{request.script_root}/"
+
+
+def scanner_address(url: str, key: str) -> str:
+    """`<base>/scan#pair=<key>`: the fragment never reaches a server or its log, and the page takes
+    it out of the address and the history at once."""
+    return f"{url}scan#pair={key}"
 
 
 def pairing_payload(url: str, key: str) -> str:

@@ -38,8 +38,10 @@ def configure(app) -> None:
 
 
 def is_page(path: str) -> bool:
-    """API calls and the health check carry no session (and pay nothing for one)."""
-    return not (path.startswith("/v1/") or path == "/v1" or path == "/health")
+    """API calls, the health check and the browser scanner (its key is on the device) carry no
+    session (and pay nothing for one)."""
+    return not (path.startswith("/v1/") or path == "/v1" or path == "/health"
+                or path == "/scan" or path.startswith("/scan/"))
 
 
 class PageSessions(SecureCookieSessionInterface):

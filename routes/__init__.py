@@ -10,8 +10,9 @@ import stock/, storage/, schemas and operations.logs, never pages/ or app.
 
 
 def register(app) -> None:
-    from routes import (alerts, api_description, audit, barcodes, batches, customers, health, inventory, keys,
-                        orders, overview, products, stocktakings, transfer, warehouse_docs, warehouses, webhooks)
+    from routes import (alerts, api_description, audit, barcodes, batch_numbers, batches, customers, health,
+                        inventory, keys, open_orders, orders, overview, products, stocktakings, transfer,
+                        warehouse_docs, warehouses, webhooks)
     from routes.access import check_request
     from routes.converters import CodeConverter, NumberConverter
     from routes.reading import close_reader
@@ -20,7 +21,7 @@ def register(app) -> None:
     app.url_map.converters["number"] = NumberConverter
     app.before_request(check_request)
     app.teardown_request(close_reader)
-    for module in (health, products, barcodes, customers, warehouses, orders, batches, warehouse_docs,
-                   stocktakings, inventory, overview, keys, audit, alerts, webhooks, transfer):
+    for module in (health, products, barcodes, customers, warehouses, orders, open_orders, batches, batch_numbers,
+                   warehouse_docs, stocktakings, inventory, overview, keys, audit, alerts, webhooks, transfer):
         app.register_blueprint(module.bp)
     api_description.register(app)

@@ -164,6 +164,10 @@ def describe(name: str, view, declared, path_parameters: list[dict]) -> dict:
     if declared.body is not None and declared.body_type != "application/json":
         # A file upload: the form's fields themselves, no "data" wrapper.
         operation["requestBody"] = {"required": True, "content": {declared.body_type: {"schema": declared.body}}}
+    elif declared.body_type != "application/json":
+        # A file as the body itself (a camera frame): described by its media type alone.
+        operation["requestBody"] = {"required": True, "content": {
+            declared.body_type: {"schema": {"type": "string", "format": "binary"}}}}
     elif declared.body is not None:
         required = any(field.required for field in declared.body.fields.values())
         wrapper = Schema.from_dict({"data": fields.Nested(declared.body, required=required)},

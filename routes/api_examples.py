@@ -80,6 +80,17 @@ EXAMPLES = {
     "close_order": {"path": {"document_number": "PO-1001"},
                     "body": {"reason": "The supplier cancelled the rest."}, "answer": {}},
     "release_order": {"path": {"document_number": "PO-1001"}, "answer": {}},
+    "read_barcode": {"answer": {"item": {"text": "4006381333931", "format": "EAN-13"}}},
+    "reserve_batch_numbers": {"body": {"count": 100}, "answer": {"item": {"first": 5101, "last": 5200}}},
+    "list_open_orders": {"answer": {"list": [{
+        "document_number": "SO-2044", "description": "Fresh Foods, Tuesday", "id_warehouse": 1,
+        "id_customer": 17, "customer_name": "Fresh Foods Ltd", "state": 3, "allowed_directions": ["O"],
+        "expiration_limit_date": "2026-12-01", "held_by": "scanner-gate-2",
+        "items": [{"item_number": 1, "product_code": "YOG-150", "lot": "", "direction": "O",
+                   "amount_ordered": 48, "amount_delivered": 12, "amount_open": 36,
+                   "picks": [{"lot": "L2611", "date_exp": "2026-12-04", "amount": 24},
+                             {"lot": "L2612", "date_exp": "2026-12-09", "amount": 12}],
+                   "short": 0}]}]}},
     "list_orders": {"answer": {"list": [{**ORDER, "items": [
         {"document_item_id": 1, "user_visible_document_item_id": 1, **ORDER_LINE}]}]}},
     "acquire_order": {"path": {"document_number": "PO-1001"}, "answer": {"item": {

@@ -54,9 +54,12 @@ def close_order(document_number):
 
 
 @bp.post("/release/<code:document_number>")
-@operation("admin", answer=NothingSchema, errors=(404, 409))
+@operation("scan", answer=NothingSchema, errors=(404, 409))
 def release_order(document_number):
-    """End the lock on an order document at once (state back to 1, or 3 once something was delivered)."""
+    """End the lock on an order document at once (state back to 1, or 3 once something was delivered).
+
+    An admin releases any lock; a scanner's key only the lock it holds itself (403 otherwise).
+    """
     load(NothingSchema(), body_data())
     orders.release_order(db.session, caller(), actor(), document_number)
     return {}

@@ -11,6 +11,8 @@ may import marshmallow and stock.quantities, nothing else of the project
   overview, keys, audit: the shapes of each resource, named as routes/ names them.
 - batch_items: a batch's scanned items, checked by a table of plain parsers.
 - transfer: an import's report and the queries of import and export (files, not JSON).
+- scanning: what the browser scanner asks beyond the 20 operations (batch number blocks, a camera
+  frame read, the open orders it takes offline).
 - answers: the list/item/nothing wrappers of every answer, and the error body.
 
 The API document (routes/api_description.py) is generated from these schemas.

@@ -13,7 +13,7 @@ from identity.caller import Caller
 from models import ApiKey, AuditEntry, Batch, Customer, OrderDocument, OrderItem, Product, WarehouseDocument
 from stock import audit
 from stock.audit import Actor
-from stock.errors import Conflict, Invalid, NotFound, item_errors
+from stock.errors import Conflict, Forbidden, Invalid, NotFound, item_errors
 from stock.policy import Policy
 from stock.quantities import from_milli, within_places
 from stock.text_search import ascii_lower, folded_column
@@ -119,18 +119,20 @@ def acquire_order(session, caller: Caller, document_number: str, policy: Policy)
         order = get_order(session, caller, document_number)
         if order.state == CLOSED:
             raise Conflict(f"Order document {document_number!r} is closed.")
-        refuse_foreign_lock(order, caller, policy)
+        refuse_foreign_lock(session, order, caller, policy)
         order.state = PROCESSING
         order.locked_by = caller.key_id
         order.locked_at = utc_now()
     return get_order(session, caller, document_number)
 
 
-def refuse_foreign_lock(order: OrderDocument, caller: Caller, policy: Policy) -> None:
+def refuse_foreign_lock(session, order: OrderDocument, caller: Caller, policy: Policy) -> None:
     held = order.locked_by is not None and order.locked_by != caller.key_id \
         and order.locked_at is not None and utc_now() - order.locked_at < policy.acquire_timeout
     if held:
-        raise Conflict(f"Order document {order.document_number!r} is being processed by another key.")
+        # Named, so that the picker knows whom to ask (the keys are the depot's own devices).
+        raise Conflict(f"Order document {order.document_number!r} is being processed by another key "
+                       f"({lock_holder(session, order)!r}, since {order.locked_at:%Y-%m-%d %H:%M} UTC).")
 
 
 def list_orders(session, caller: Caller, state: int | None, after: str | None = None,
@@ -253,7 +255,7 @@ def order_for_batch(session, caller: Caller, settings: dict, policy: Policy) -> 
         raise Invalid("The batch does not fit its order document.", {"data": {"batch_settings": problems}})
     if order.state == CLOSED:
         raise Conflict(f"Order document {number!r} is closed.")
-    refuse_foreign_lock(order, caller, policy)
+    refuse_foreign_lock(session, order, caller, policy)
     return order
 
 
@@ -318,7 +320,9 @@ def close_order(session, caller: Caller, actor: Actor, document_number: str, rea
 def release_order(session, caller: Caller, actor: Actor, document_number: str) -> None:
     """End the lock of whoever holds the order at once, so another scanner may take it.
 
-    The order goes back to 1 when nothing was delivered on it yet, else to 3.
+    The order goes back to 1 when nothing was delivered on it yet, else to 3. An admin releases
+    any lock (the office's hand on a stuck order); a scanner puts back only an order it holds
+    itself (the browser scanner's "put back", DESIGN 24).
     """
     id_warehouse = get_order(session, caller, document_number).id_warehouse
     with writing(session, [id_warehouse]):
@@ -326,6 +330,9 @@ def release_order(session, caller: Caller, actor: Actor, document_number: str) -
         if order.state != PROCESSING or order.locked_by is None:
             raise Conflict(f"Order document {document_number!r} is not held by anyone "
                            f"(state {order.state}).")
+        if not caller.has_role("admin") and order.locked_by != caller.key_id:
+            raise Forbidden(f"Order document {document_number!r} is held by another key; only an admin "
+                            "may release it.")
         holder = lock_holder(session, order)
         delivered = any(line.amount_delivered_milli for line in order.items)
         order.state = BATCH_EXISTS if delivered else IMPORTED

@@ -17,6 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from identity.caller import Caller
 from models import Batch, BatchExtra, BatchItem, Packaging, Product, Stocktaking, WarehouseDocument
 from stock import outbox
+from stock.batch_numbers import refuse_number_of_another
 from stock.balances import NUMBERED, add_document_lines_of_batch, change_balances, keep_best_before, new_document
 from stock.errors import Conflict, item_errors
 from stock.orders import fill_order, order_for_batch
@@ -80,7 +81,8 @@ def post_batch(session, caller: Caller, batch: dict, policy: Policy, posted_from
     warehouse's lock, a stored batch of the same number is a retry (same digest:
     nothing is booked) or a conflict (409); only then the checks of products,
     units and the order document (422, 409), and the booking. The batch keeps the caller's
-    name and `posted_from` (the client's address) as who posted it.
+    name and `posted_from` (the client's address) as who posted it. A new batch whose number
+    lies in a block reserved for another key is a conflict too (stock/batch_numbers.py).
     """
     settings = batch["batch_settings"]
     caller.require_warehouse(settings["id_warehouse"])
@@ -93,6 +95,7 @@ def post_batch(session, caller: Caller, batch: dict, policy: Policy, posted_from
         with writing(session, [settings["id_warehouse"]]):
             if _is_retry(batch, digest, _stored_digest(session, batch)):
                 return False
+            refuse_number_of_another(session, caller, settings["batch_number"])
             _book_batch(session, caller, batch, digest, policy, posted_from)
     except IntegrityError:
         stored = _stored_digest(session, batch)

@@ -586,6 +586,7 @@ def live_server(database_config, tmp_path):
 
 
 CHROMIUM = "/usr/bin/chromium"
+BROWSER_TIMEOUT_MS = 15_000
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
 
@@ -594,11 +595,33 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
 def browser():
     """Debian's chromium driven by Playwright, one per worker for every browser test file: the
     sync API allows one Playwright at a time in a process."""
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # As long as an action may take (the contexts' default timeout): on a loaded machine a page
+    # that books and then redraws takes longer than expect's own 5 s, and its test must not fail for it.
+    expect.set_options(timeout=BROWSER_TIMEOUT_MS)
     if not os.path.exists(CHROMIUM):
         pytest.fail(f"{CHROMIUM} is missing: `make test` installs Debian's chromium package", pytrace=False)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS, headless=True)
         yield browser
         browser.close()
+
+
+@pytest.fixture
+def dairy(live_server):
+    """The browser scanner's depot (tests/scanner_page.py): the live service with a small dairy's
+    catalogue, and the API calls its office makes."""
+    from scanner_page import dairy as stocked
+
+    return stocked(live_server())
+
+
+@pytest.fixture
+def phone(browser, dairy):
+    """A phone's browser (390x844, touch) that may reach the service only; no script error allowed."""
+    from scanner_page import close_context, open_context
+
+    context = open_context(browser, dairy)
+    yield context
+    close_context(context)

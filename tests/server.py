@@ -89,10 +89,12 @@ class LiveServer:
 
     # --- life cycle ---------------------------------------------------------------------
 
-    def start(self) -> "LiveServer":
+    def start(self, same_port: bool = False) -> "LiveServer":
+        """Start the process; `same_port`: again on the port it had (a restart its clients follow)."""
         assert self.process is None, "already running"
         for _attempt in range(3):  # another process may take the free port before we bind it
-            self.port = free_port()
+            if not (same_port and self.port):
+                self.port = free_port()
             self.starts += 1
             self.log_path = os.path.join(self.workdir, f"server-{self.starts}.log")
             env = {k: v for k, v in os.environ.items()

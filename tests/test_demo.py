@@ -1,5 +1,6 @@
 """`flask --app app demo`: a believable depot, booked through the rules, only on an empty database."""
 import os
+import re
 import sqlite3
 import subprocess
 import sys
@@ -10,7 +11,7 @@ import pytest
 from helpers import created, product
 from identity import people
 from server import query
-from conftest import sign_in
+from conftest import Api, sign_in
 
 
 def demo(runner):
@@ -23,6 +24,10 @@ def test_demo_fills_an_empty_depot_and_prints_the_sign_in_of_a_person_of_role_re
     assert result.exit_code == 0, result.output
     password = result.stdout.splitlines()[-1]
     assert "'office'" in result.stderr
+    # A phone opens the scanner paired with a key of role scan, and may take an order at once.
+    phone = re.search(r"/scan#pair=(\S+)", result.stderr).group(1)
+    assert Api(client, phone).get("/v1/open_orders/").json["list"]
+    assert Api(client, phone).post("/v1/batch_numbers/", {"count": 10}).status_code == 201
     assert sign_in(client, "office", password).headers["Location"] == "/"
     assert client.get("/").status_code == 200
     assert [(p["name"], p["role"], p["warehouses"]) for p in people.list_people(session)] == [

@@ -21,7 +21,7 @@ FLOORS = [
     ("bench",),                                   # speed, measured from outside the service
     ("app",),                                     # the app factory: settings, storage, blueprints
     ("operations",),                              # commands, settings, logs, serving, upgrades, backups
-    ("routes", "pages"),                          # the API and the office pages: thin, side by side
+    ("routes", "pages", "scanner"),               # the API, the office pages, the browser scanner: side by side
     ("transfer", "printing", "background"),       # import/export, labels and paper, the outbox's sender
     ("schemas",),                                 # request and answer shapes
     ("identity",),                                # keys, people, sessions: rules on a session
@@ -51,6 +51,7 @@ FORBIDDEN = {
     "models.py": ("app", "routes", "pages", "operations", "schemas", "stock"),
     "routes": ("app", "pages", "operations"),
     "pages": ("app", "routes", "operations"),
+    "scanner": ("app", "routes", "pages", "operations", "stock", "storage", "models", "schemas"),
     "operations": ("app", "routes", "pages"),
     "printing": ("app", "routes", "pages", "operations", "schemas", "flask"),
 }

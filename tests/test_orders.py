@@ -7,6 +7,7 @@ these were the "scan", admin and "scan_w1" keys; the rules see no roles, only wa
 What only HTTP shows (status codes, the error body, the list and its query) is in
 test_documents.py.
 """
+from dataclasses import replace
 from datetime import datetime, timedelta, timezone
 
 import pytest
@@ -16,7 +17,7 @@ from helpers import add_order, batch, item, order, order_item, the_order
 from models import OrderDocument
 from stock import audit, catalog, orders, records
 from stock.audit import Actor
-from stock.errors import Conflict, Invalid, NotFound
+from stock.errors import Conflict, Forbidden, Invalid, NotFound
 from stock.policy import Policy
 from stock.quantities import from_milli
 from storage.db import writing
@@ -199,7 +200,7 @@ def test_release_with_nothing_delivered_goes_back_to_imported(session, callers):
     alice, bob = callers["alice"], callers["bob"]
     add_order(session, alice, order("D1"))
     acquire(session, alice)
-    orders.release_order(session, bob, OFFICE, "D1")
+    orders.release_order(session, replace(bob, role="admin"), OFFICE, "D1")
     released = the_order(session, alice)
     assert (released.state, released.locked_by, released.locked_at) == (1, None, None)
     assert acquire(session, bob) == 2  # at once, not after the timeout
@@ -254,3 +255,21 @@ def test_the_office_list_is_open_orders_newest_first_with_filters(session, calle
     assert orders.count_searched_orders(session, alice) == 3
     assert orders.count_searched_orders(session, alice, text="cheese") == 1
     assert [o.document_number for o in orders.search_orders(session, callers["carol"])] == ["A-NEW", "B-OLD"]
+
+
+def test_a_scanner_puts_back_the_order_it_holds_and_no_other(session, callers):
+    alice, bob = callers["alice"], callers["bob"]
+    add_order(session, alice, order("D1"))
+    acquire(session, alice)
+    with pytest.raises(Forbidden, match="only an admin"):
+        orders.release_order(session, bob, OFFICE, "D1")
+    assert state(session, alice) == 2
+    orders.release_order(session, alice, OFFICE, "D1")
+    assert state(session, alice) == 1
+
+
+def test_an_order_held_by_another_key_names_the_holder(session, callers):
+    add_order(session, callers["alice"], order("D1"))
+    acquire(session, callers["alice"])
+    with pytest.raises(Conflict, match="another key .'alice', since "):
+        acquire(session, callers["bob"])

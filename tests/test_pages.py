@@ -329,6 +329,18 @@ def test_documents_dated_ahead_show_by_default_and_from_a_date_alone(depot, offi
     assert html.count('class="document"') == 1 and "Edam cheese" in html
 
 
+def test_a_document_booked_days_after_its_date_is_marked_late(depot, office):
+    # A scanner that kept its batches while it had no network sends them with the day they were
+    # scanned (DESIGN 25): the service books them today, dated back. So were the depot's own.
+    depot.booked("I", [("SOAP", 1, "pc", "")], days_ago=0)
+    html = office.get("/documents").get_data(as_text=True)
+    sections = re.findall(r'<section class="document".*?</section>', html, re.S)
+    late = [section for section in sections if 'class="late"' in section]
+    assert len(sections) == 4 and len(late) == 3
+    assert "came in 2 day(s) late" in html and html.count("came in 1 day(s) late") == 2
+    assert day(0) in [section for section in sections if section not in late][0]
+
+
 def test_documents_filter_by_direction_and_give_their_lines_as_csv(depot, office):
     rows = csv_rows(office.get(f"/documents?format=csv&direction=O&date_from={day(30)}"))
     assert [(r["direction"], r["product_code"], r["amount"], r["unit"], r["date"]) for r in rows] == \

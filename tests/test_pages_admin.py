@@ -125,9 +125,11 @@ def test_pairing_shows_the_key_once_as_text_and_as_a_qr_code(admin, client, sess
     html = response.get_data(as_text=True)
     key = re.search(r'<code id="pair-key">([^<]+)</code>', html).group(1)
     assert re.search(r'<code id="pair-url">([^<]+)</code>', html).group(1) == "http://depot.local:8000/"
-    svg = re.search(r"<svg.*?</svg>", html, re.S).group(0)
-    assert qr_holds(svg, json.dumps({"url": "http://depot.local:8000/", "key": key}))
-    assert not qr_holds(svg, json.dumps({"url": "http://depot.local:8000/", "key": key + "x"}))
+    scanner_svg, json_svg = re.findall(r"<svg.*?</svg>", html, re.S)
+    # First the code that opens the browser scanner paired, then the JSON for other scanner apps.
+    assert qr_holds(scanner_svg, f"http://depot.local:8000/scan#pair={key}")
+    assert qr_holds(json_svg, json.dumps({"url": "http://depot.local:8000/", "key": key}))
+    assert not qr_holds(json_svg, json.dumps({"url": "http://depot.local:8000/", "key": key + "x"}))
     # The key works, with what the form asked for.
     scanner = Api(client, key)
     assert scanner.get("/v1/products/").status_code == 200

@@ -459,11 +459,17 @@ def test_an_admin_pairs_a_scanner_whose_qr_code_holds_the_address_and_key(browse
         expect(tab.get_by_role("heading", level=1)).to_have_text("Pair scanner-gate-2")
         key = tab.locator("#pair-key").inner_text()
         assert tab.locator("#pair-url").inner_text() == base + "/"
-        qr = tab.locator("svg.qr")
+        qr = tab.locator("svg.qr").first
         expect(qr).to_be_visible()
         box = qr.bounding_box()
         assert box["width"] >= 200 and box["x"] >= 0 and box["x"] + box["width"] <= width  # whole on screen
-        assert qr_holds(qr.evaluate("svg => svg.outerHTML"), json.dumps({"url": base + "/", "key": key}))
+        assert qr_holds(qr.evaluate("svg => svg.outerHTML"), f"{base}/scan#pair={key}")
+        # The JSON code of other scanner apps, one click away.
+        json_qr = tab.locator(".other-apps svg.qr")
+        expect(json_qr).to_be_hidden()
+        tab.get_by_text("Code for another scanner app").click()
+        expect(json_qr).to_be_visible()
+        assert qr_holds(json_qr.evaluate("svg => svg.outerHTML"), json.dumps({"url": base + "/", "key": key}))
         # The key the code carries works, for what the form asked.
         answer = tab.request.get(base + "/v1/products/", headers={"TS-Apikey": key})
         assert answer.status == 200

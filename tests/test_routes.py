@@ -28,12 +28,14 @@ EVERY_OPERATION = [
     # DESIGN 20: reorder levels, alerts, webhooks.
     ("GET", "/v1/reorder_levels/"), ("PUT", "/v1/reorder_levels/"), ("GET", "/v1/alerts/"),
     ("POST", "/v1/webhooks/"), ("GET", "/v1/webhooks/"), ("DELETE", "/v1/webhooks/1"),
+    # DESIGN 24, 25: the browser scanner's frames, batch numbers and offline work.
+    ("POST", "/v1/barcodes/read"), ("POST", "/v1/batch_numbers/"), ("GET", "/v1/open_orders/"),
 ]
 
 
 def test_the_list_names_every_operation_of_the_app(app):
     assert len(EVERY_OPERATION) == len([rule for rule in app.url_map.iter_rules()
-                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 40
+                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 43
 
 
 @pytest.mark.parametrize("method, path", EVERY_OPERATION)
