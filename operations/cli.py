@@ -431,8 +431,7 @@ def check():
 def demo():
     """Fill an empty database with a demo depot and print the sign-in of a person of role read."""
     from operations import demo as depot
-
-    from operations import depot as identity
+    from safekeeping import depot as identity
 
     depot.ensure_schema()
     try:

@@ -22,7 +22,8 @@ FLOORS = [
     ("app",),                                     # the app factory: settings, storage, blueprints
     ("operations",),                              # commands, settings, logs, serving, upgrades, backups
     ("routes", "pages"),                          # the API and the office pages: thin, side by side
-    ("transfer", "printing", "background"),       # import/export, labels and paper, the outbox's sender
+    ("transfer", "printing", "background", "safekeeping"),  # import/export, labels and paper, the outbox's
+                                                  # sender, backups
     ("schemas",),                                 # request and answer shapes
     ("stock",),                                   # the rules
     ("models", "migrations"),                     # the tables and their history (Alembic runs env.py)
@@ -49,6 +50,7 @@ FORBIDDEN = {
     "pages": ("app", "routes", "operations"),
     "operations": ("app", "routes", "pages"),
     "printing": ("app", "routes", "pages", "operations", "schemas", "flask"),
+    "safekeeping": ("app", "routes", "pages", "operations", "schemas", "flask"),
 }
 # Within the rules, posting sits on orders, balances and stocktaking; stocktaking on balances.
 BELOW = {
