@@ -155,6 +155,15 @@ class PairingForm(Schema):
     expires_in_days = fields.Integer(load_default=None, validate=validate.Range(min=1, max=36500))
 
 
+class DepotForm(Schema):
+    """The depot's profile on /admin/depot (the texts' rules, and the logo's, are stock/depot.py's)."""
+
+    name = fields.String(required=True)
+    address = fields.String(load_default="")
+    vat_number = fields.String(load_default="")
+    remove_logo = fields.Boolean(load_default=False, truthy={"1", "on"}, falsy={"", "0"})
+
+
 class AlertsQuery(Schema):
     format = Format()
 
@@ -212,3 +221,4 @@ audit_query = AuditQuery()
 person_form = PersonForm()
 password_form = PasswordForm()
 pairing_form = PairingForm()
+depot_form = DepotForm()

@@ -12,6 +12,7 @@ the app holds it; nothing here needs the app itself.
 import glob
 import logging
 import os
+import shlex
 import sqlite3
 import time
 import urllib.parse
@@ -197,3 +198,14 @@ def find_backup(config, kind: str, name: str) -> Kept:
         if copy.kind == kind and copy.name == name:
             return copy
     raise NotFound(f"No {kind} backup named {name!r}.")
+
+
+def restore_command(config, path: str, flask_program: str, folder: str) -> str:
+    """The terminal command that restores the copy at `path` into this service's database: run in
+    the service's folder, by its flask program, on its DATABASE_URL (a password shown as ***).
+
+    A restore stays on the terminal (DESIGN 12): it replaces every booking made since the copy,
+    and the person who does that should see the command's answer, not a page's."""
+    url = make_url(config["SQLALCHEMY_DATABASE_URI"]).render_as_string(hide_password=True)
+    return (f"cd {shlex.quote(folder)} && DATABASE_URL={shlex.quote(url)} {shlex.quote(flask_program)} "
+            f"--app app restore {shlex.quote(path)}")

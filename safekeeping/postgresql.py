@@ -63,3 +63,8 @@ def pg_restore(engine, path: str) -> None:
                           timeout=3600)
     if done.returncode != 0:
         raise BackupFailed(f"pg_restore failed, the database is as it was: {done.stderr.strip()}")
+
+
+def missing_tools() -> list[str]:
+    """The PostgreSQL client programs a backup and a restore need that this machine lacks."""
+    return [name for name in ("pg_dump", "pg_restore") if shutil.which(name) is None]
