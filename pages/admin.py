@@ -20,9 +20,10 @@ from storage.db import db
 
 
 def load_form(schema) -> dict:
-    """The posted form; Invalid names each bad field."""
+    """The posted form; Invalid names each bad field. Warehouses are ticked one box each."""
+    posted = {name: values if name == "warehouses" else values[0] for name, values in request.form.lists()}
     try:
-        return schema.load({name: value for name, value in request.form.items() if value != ""})
+        return schema.load({name: value for name, value in posted.items() if value not in ("", [])})
     except ValidationError as error:
         raise Invalid("The form has invalid fields.", error.messages) from None
 
@@ -46,7 +47,8 @@ def admin_people_add():
         people.create_person(db.session, actor(), form["name"], form["role"], form["password"], form["warehouses"])
     except ServiceError as error:
         # The form again with what was typed, except the password.
-        typed = {name: request.form.get(name, "") for name in ("name", "role", "warehouses")}
+        typed = {name: request.form.get(name, "") for name in ("name", "role")}
+        typed["warehouses"] = request.form.getlist("warehouses")
         return render_template("admin_people.html", people=people.list_people(db.session), form=typed,
                                error=error), error.status
     flash(f"{form['name']} may sign in now.")
@@ -97,7 +99,8 @@ def admin_keys_pair():
         key = api_keys.create_key(db.session, form["name"], form["role"], form["warehouses"],
                                   form["expires_in_days"], actor=actor())
     except ServiceError as error:
-        typed = {name: request.form.get(name, "") for name in ("name", "role", "warehouses", "expires_in_days")}
+        typed = {name: request.form.get(name, "") for name in ("name", "role", "expires_in_days")}
+        typed["warehouses"] = request.form.getlist("warehouses")
         return render_template("admin_keys.html", form=typed, error=error,
                                keys=[api_keys.key_view(k) for k in api_keys.list_keys(db.session)]), error.status
     made = next(api_keys.key_view(k) for k in api_keys.list_keys(db.session) if k.name == form["name"])

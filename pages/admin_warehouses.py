@@ -28,6 +28,12 @@ def listed() -> list[dict]:
     return warehouses.list_warehouses(db.session, g.caller)
 
 
+@bp.app_context_processor
+def warehouse_picker_choices():
+    """The warehouses a person or key may be limited to: the active ones this admin manages."""
+    return {"warehouse_choices": lambda: [w for w in listed() if w["active"]]}
+
+
 def next_number() -> int:
     """The number after the highest one in use: a new warehouse's number unless another is typed."""
     return max((w["id_warehouse"] for w in warehouses.list_warehouses(db.session)), default=0) + 1

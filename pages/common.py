@@ -50,7 +50,7 @@ def warehouse_name(id_warehouse: int) -> str:
 @bp.app_context_processor
 def page_globals():
     return {"states": STATES, "directions": DIRECTIONS, "csv_url": csv_url, "form_token": form_token,
-            "warehouse_names": warehouse_names}
+            "warehouse_names": warehouse_names, "field_errors": field_errors}
 
 
 @bp.after_request

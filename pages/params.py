@@ -110,12 +110,13 @@ class MovementsQuery(Schema):
 
 
 class WarehouseList(fields.Field):
-    """Warehouse numbers typed into a form: "1, 2" (empty: every warehouse)."""
+    """The warehouses ticked in a form, one number each (none: every warehouse); a typed "1, 2" too."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        parts = [part.strip() for part in str(value).replace(";", ",").split(",") if part.strip()]
+        given = value if isinstance(value, list) else [value]
+        parts = [part.strip() for text in given for part in str(text).replace(";", ",").split(",") if part.strip()]
         if not all(part.isascii() and part.isdigit() and len(part) <= 18 for part in parts):
-            raise ValidationError("Warehouse numbers separated by commas, e.g. 1, 2.")
+            raise ValidationError("Tick the warehouses in the list (none ticked: every warehouse).")
         return sorted({int(part) for part in parts})
 
 
@@ -134,7 +135,8 @@ class PersonForm(Schema):
     """The form that adds a person on /admin/people (the password is checked by the rules)."""
 
     token = fields.String()
-    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100),
+                         error_messages={"required": "Give the name the person signs in with, e.g. anna."})
     role = Role(required=True)
     warehouses = WarehouseList(load_default=list)
     password = fields.String(required=True)
@@ -149,7 +151,8 @@ class PairingForm(Schema):
     """The form that makes a key for a device on /admin/keys."""
 
     token = fields.String()
-    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100),
+                         error_messages={"required": "Give the device a name, e.g. scanner-gate-2."})
     role = Role(load_default="scan")
     warehouses = WarehouseList(load_default=list)
     expires_in_days = fields.Integer(load_default=None, validate=validate.Range(min=1, max=36500))
