@@ -80,7 +80,11 @@ def take_backup(engine, path: str, depot_name: str | None = None) -> str:
 
     The copy carries the depot's identity (made now if the database has none yet, named
     `depot_name`), so that a restore can tell whose backup it is."""
-    os.makedirs(os.path.dirname(os.path.abspath(path)), exist_ok=True)
+    folder = os.path.dirname(os.path.abspath(path))
+    try:
+        os.makedirs(folder, exist_ok=True)
+    except OSError as error:
+        raise BackupFailed(f"no backup can be written in {folder}: {error.strerror or error}") from None
     made = depot.identity(engine, depot_name)
     if sqlite_file(engine.url) is None:
         pg_dump(engine, path)
@@ -202,10 +206,12 @@ def find_backup(config, kind: str, name: str) -> Kept:
 
 def restore_command(config, path: str, flask_program: str, folder: str) -> str:
     """The terminal command that restores the copy at `path` into this service's database: run in
-    the service's folder, by its flask program, on its DATABASE_URL (a password shown as ***).
+    the service's folder, by its flask program, on its DATABASE_URL (a password shown as ***) and
+    its backup folder (where the copy of the database before the restore goes).
 
     A restore stays on the terminal (DESIGN 12): it replaces every booking made since the copy,
     and the person who does that should see the command's answer, not a page's."""
     url = make_url(config["SQLALCHEMY_DATABASE_URI"]).render_as_string(hide_password=True)
-    return (f"cd {shlex.quote(folder)} && DATABASE_URL={shlex.quote(url)} {shlex.quote(flask_program)} "
+    return (f"cd {shlex.quote(folder)} && DATABASE_URL={shlex.quote(url)} "
+            f"WAREHOUSE_BACKUP_DIR={shlex.quote(backup_dir(config))} {shlex.quote(flask_program)} "
             f"--app app restore {shlex.quote(path)}")
