@@ -214,6 +214,8 @@ class LabelQuery(Schema):
 
 class DocumentLabelsQuery(Schema):
     sheet = Sheet()
+    # One label per line, or one per package as each line was received (printing/labels.py).
+    per = fields.String(load_default="line", validate=validate.OneOf(["line", "package"]))
 
 
 label_query = LabelQuery()

@@ -286,7 +286,7 @@ def test_a_count_sheet_lists_products_and_lots_in_book_stock_without_amounts(off
 
 def test_a_count_sheet_of_a_warehouse_without_stock_says_so(office, depot):
     html = office.get("/warehouses/5/count-sheet").get_data(as_text=True)
-    assert "data-product" not in html and "Nothing is in book stock in warehouse 5" in html
+    assert "data-product" not in html and "Nothing is in book stock in Warehouse 5" in html
 
 
 def test_a_key_limited_to_warehouses_gets_count_sheets_of_those_only(office_w1, depot):
