@@ -12,7 +12,8 @@ COLUMN = Column("warehouse_name", TEXT)
 
 
 def checked(context, rows) -> list:
-    """The rows without their warehouse_name, each checked against (or giving) its id_warehouse."""
+    """The rows without their warehouse_name, each checked against (or giving) its id_warehouse; a
+    row whose name is refused is left out, its one error said (the import then changes nothing)."""
     if not context.given(COLUMN.name):
         return rows
     names = warehouses.names(context.session)
@@ -23,14 +24,15 @@ def checked(context, rows) -> list:
         name = cells.pop(COLUMN.name, "")
         number = cells.get("id_warehouse")
         if name and number is None:
-            if name in numbers:
-                cells["id_warehouse"] = numbers[name]
-            else:
+            if name not in numbers:
                 context.error(row, COLUMN.name, f"No warehouse is named {name!r}: use a name from "
                                                 f"/admin/warehouses, or give id_warehouse.")
+                continue
+            cells["id_warehouse"] = numbers[name]
         elif name and number in names and names[number] != name:
             context.error(row, COLUMN.name, f"Warehouse {number} is named {names[number]!r}, not {name!r}: "
                                             f"correct the name or the number.")
+            continue
         kept.append((row, cells))
     return kept
 
