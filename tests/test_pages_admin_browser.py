@@ -110,7 +110,8 @@ def test_a_person_is_limited_to_warehouses_ticked_by_name(page, boss, width, tmp
     form = page.locator("#add-person")
     expect(form.get_by_label("Cold store")).to_be_checked()  # kept as ticked
     fits(page, width)
-    shot(page, tmp_path, f"admin-people-picker-{NAMES[width]}.png", full_page=width < 700)
+    if width > 700:
+        shot(page, tmp_path, "admin-people-picker-desktop.png")
     form.locator('input[name="name"]').fill("anna")  # its label now also holds the problem
     form.get_by_label("Password").fill("a long enough password")
     form.get_by_role("button", name="Add").click()
