@@ -185,7 +185,7 @@ def test_a_backup_is_made_listed_and_downloaded_and_its_restore_command_shown(pa
         with open(kept, "rb") as file:
             assert file.read(5) == b"PGDMP"
     made.get_by_text("Command").click()
-    expect(made.locator("code.command")).to_contain_text(f"--app app restore ")
+    expect(made.locator("code.command")).to_contain_text("--app app restore ")
     expect(made.locator("code.command")).to_contain_text(name)
     fits(page, width)
     shot(page, tmp_path, f"admin-backups-{NAMES[width]}.png", full_page=width < 700)
