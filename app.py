@@ -17,7 +17,9 @@ import pages
 import routes
 import scanner
 from background.worker import BackgroundWork
-from operations import backups, cli, depot, logs, presence, serving, settings, upgrades
+from operations import backups, cli, logs, presence, serving, settings, upgrades
+from safekeeping import depot
+from safekeeping.backups import backup_dir
 from stock.audit import cli_actor
 from stock.errors import ServiceError, SettingError, Unavailable
 from storage import cache, outage
@@ -224,7 +226,7 @@ def _serve(argv) -> None:
     # The start line: one line that says what runs, where, on what, and where its backups go.
     log.info("warehouse service %s serving on %s (%s threads), database %s, backups in %s, %s%s",
              VERSION, address, args.threads,
-             make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string(), backups.backup_dir(app),
+             make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string(), backup_dir(app.config),
              depot.describe(made), f"; {presence.describe(running)}" if running else "")
 
     work = BackgroundWork(app).start()

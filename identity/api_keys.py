@@ -93,7 +93,8 @@ def create_key(session, name: str, role: str, warehouses: list[int] | None = Non
     expires = utc_now().replace(microsecond=0) + timedelta(days=expires_in_days) if expires_in_days else None
     with writing(session):
         if session.scalar(select(ApiKey.id).where(ApiKey.name == name)) is not None:
-            raise Conflict(f"A key named {name!r} exists already.")
+            message = f"A key named {name!r} exists already: choose another name."
+            raise Conflict(message, {"data": {"name": [message]}})
         require_warehouses(session, warehouses or [])
         session.add(ApiKey(name=name, role=role, key_hash=hash_key(key), warehouses=warehouses_text(warehouses),
                            created_at=datetime.now(), expires_at=expires, last_used_from=""))

@@ -93,14 +93,19 @@ def create_person(session, actor: trail.Actor, name: str, role: str, password: s
     try:
         with writing(session):
             if session.scalar(select(Person.id).where(Person.name == name)) is not None:
-                raise Conflict(f"A person named {name!r} exists already.")
+                raise _name_taken(name)
             require_warehouses(session, warehouses or [])
             session.add(Person(name=name, role=role, warehouses=warehouses_text(warehouses),
                                password_hash=hashed, created_at=now, password_changed_at=now))
             trail.record(session, actor, "user.create", name,
                          {"role": [None, role], "warehouses": [None, sorted(set(warehouses or []))]}, reach=reach)
     except IntegrityError:
-        raise Conflict(f"A person named {name!r} exists already.") from None
+        raise _name_taken(name) from None
+
+
+def _name_taken(name: str) -> Conflict:
+    message = f"A person named {name!r} exists already: choose another name."
+    return Conflict(message, {"name": [message]})
 
 
 def list_people(session, caller: Caller | None = None) -> list[dict]:

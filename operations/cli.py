@@ -469,8 +469,7 @@ def demo():
     """Fill an empty database with a demo depot and print the sign-in of a person of role read, and
     the address that opens the browser scanner on a phone, paired."""
     from operations import demo as depot
-
-    from operations import depot as identity
+    from safekeeping import depot as identity
 
     depot.ensure_schema()
     try:

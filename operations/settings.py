@@ -83,7 +83,7 @@ def app_config(environ=None) -> dict:
         # The proxy (an address) whose X-Forwarded-For and X-Forwarded-Proto are believed
         # (identity/client.py): Caddy in front of the service, docs/https.md.
         "TRUSTED_PROXY": text(environ, "WAREHOUSE_TRUSTED_PROXY", None),
-        # The name a new database's depot identity gets (operations/depot.py).
+        # The name a new database's depot identity gets (safekeeping/depot.py).
         "DEPOT_NAME": text(environ, "WAREHOUSE_DEPOT_NAME", None),
         # Lots whose best-before is at most this many days ahead (or past) are alerts.
         "EXPIRY_DAYS": number(environ, "WAREHOUSE_EXPIRY_DAYS", 30),

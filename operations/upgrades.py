@@ -21,7 +21,7 @@ from flask.cli import with_appcontext
 from sqlalchemy import inspect
 
 from operations import logs, settings
-from operations.copies import copy_sqlite
+from safekeeping.copies import copy_sqlite
 from storage.db import db, sqlite_file
 
 # Services start in any working directory (systemd, a scheduled task): never a relative path.

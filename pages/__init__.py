@@ -11,12 +11,14 @@ background/), so a page and an API call can never disagree.
                    the pages of each concern
   alerts.py (and the navigation's alert count), picking.py (pick lists), webhooks.py (/admin/webhooks)
   admin.py         the pages under /admin/ (role admin): people, keys and pairing, the audit trail
+  admin_warehouses.py, admin_backups.py, admin_depot.py   /admin/warehouses, /admin/backups, /admin/depot
+                   (the depot's profile the paper prints)
   imports.py       /admin/import: a file's dry run, then its import; the exports of each kind
   params.py        each page's query parameters and forms, as marshmallow schemas
   chart.py         SVG charts drawn on the server
   printing.py      labels (PDF, ZPL), delivery notes and count sheets, drawn by printing/
 
-May import: stock/, transfer/, printing/, background/, schemas/, storage/, models, identity;
+May import: stock/, transfer/, printing/, background/, safekeeping/, schemas/, storage/, models, identity;
 never routes/ or operations/.
 """
 from flask import Blueprint
@@ -27,8 +29,9 @@ bp = Blueprint("pages", __name__, template_folder="templates", static_folder="st
 
 def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
-    from pages import (admin, alerts, common, customers, documents, imports, movements, orders,  # noqa: F401
-                       picking, printing, products, signin, stock, stocktakings, webhooks)
+    from pages import (admin, admin_backups, admin_depot, admin_warehouses, alerts, common,  # noqa: F401
+                       customers, documents, imports, movements, orders, picking, printing, products, signin,
+                       stock, stocktakings, webhooks)
 
     signin.configure(app)
     app.register_blueprint(bp)

@@ -23,9 +23,10 @@ from storage.db import db
 
 
 def load_form(schema) -> dict:
-    """The posted form; Invalid names each bad field."""
+    """The posted form; Invalid names each bad field. Warehouses are ticked one box each."""
+    posted = {name: values if name == "warehouses" else values[0] for name, values in request.form.lists()}
     try:
-        return schema.load({name: value for name, value in request.form.items() if value != ""})
+        return schema.load({name: value for name, value in posted.items() if value not in ("", [])})
     except ValidationError as error:
         raise Invalid("The form has invalid fields.", error.messages) from None
 
@@ -40,9 +41,9 @@ def _people_page(error=None, form=None, status=200):
                            error=error), status
 
 
-def own_warehouses() -> str:
-    """The admin's warehouses as the forms take them ("" for every warehouse)."""
-    return ", ".join(str(number) for number in sorted(g.caller.warehouses or ()))
+def own_warehouses() -> list[str]:
+    """The admin's warehouses as the forms' pickers tick them (none ticked: every warehouse)."""
+    return [str(number) for number in sorted(g.caller.warehouses or ())]
 
 
 @bp.get("/admin/people")
@@ -63,7 +64,8 @@ def admin_people_add():
                              caller=g.caller)
     except ServiceError as error:
         # The form again with what was typed, except the password.
-        typed = {name: request.form.get(name, "") for name in ("name", "role", "warehouses")}
+        typed = {name: request.form.get(name, "") for name in ("name", "role")}
+        typed["warehouses"] = request.form.getlist("warehouses")
         return _people_page(error, typed, error.status)
     flash(f"{form['name']} may sign in now.")
     return redirect(url_for("pages.admin_people"))
@@ -157,7 +159,8 @@ def admin_keys_pair():
         key = api_keys.create_key(db.session, form["name"], form["role"], form["warehouses"],
                                   form["expires_in_days"], actor=actor(), caller=g.caller)
     except ServiceError as error:
-        typed = {name: request.form.get(name, "") for name in ("name", "role", "warehouses", "expires_in_days")}
+        typed = {name: request.form.get(name, "") for name in ("name", "role", "expires_in_days")}
+        typed["warehouses"] = request.form.getlist("warehouses")
         return _keys_page(error, typed, error.status)
     made = next(api_keys.key_view(k) for k in api_keys.list_keys(db.session, g.caller) if k.name == form["name"])
     url = service_address()

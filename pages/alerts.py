@@ -5,7 +5,7 @@ from flask import current_app, g, render_template, request
 from sqlalchemy.exc import SQLAlchemyError
 
 from pages import bp
-from pages.common import csv_response
+from pages.common import csv_response, warehouse_name
 from pages.params import alerts_query, load_args
 from pages.signin import signed_in
 from stock import alerts as stock_alerts
@@ -45,11 +45,11 @@ def alerts():
     found = stock_alerts.alerts(db.session, date.today(), days, seen_warehouses())
     if query["format"] != "html":
         return csv_response("alerts", [
-            "alert", "id_warehouse", "product_code", "name", "lot", "date_exp", "days_left", "amount",
-            "min_amount", "target_amount", "suggested_order"],
-            [("low_stock", r["id_warehouse"], r["product_code"], r["name"], "", "", "", from_milli(r["amount_milli"]),
+            "alert", "id_warehouse", "warehouse_name", "product_code", "name", "lot", "date_exp", "days_left",
+            "amount", "min_amount", "target_amount", "suggested_order"],
+            [("low_stock", r["id_warehouse"], warehouse_name(r["id_warehouse"]), r["product_code"], r["name"], "", "", "", from_milli(r["amount_milli"]),
               from_milli(r["min_amount_milli"]), from_milli(r["target_amount_milli"]),
               from_milli(r["suggested_order_milli"])) for r in found["low_stock"]]
-            + [("expiring", r["id_warehouse"], r["product_code"], "", r["lot"], r["date_exp"], r["days_left"],
+            + [("expiring", r["id_warehouse"], warehouse_name(r["id_warehouse"]), r["product_code"], "", r["lot"], r["date_exp"], r["days_left"],
                 from_milli(r["amount_milli"]), "", "", "") for r in found["expiring"]])
     return render_template("alerts.html", found=found, days=days)

@@ -53,7 +53,7 @@ def warehouse_name(id_warehouse: int) -> str:
 @bp.app_context_processor
 def page_globals():
     return {"states": STATES, "directions": DIRECTIONS, "csv_url": csv_url, "form_token": form_token,
-            "warehouse_names": warehouse_names}
+            "warehouse_names": warehouse_names, "field_errors": field_errors}
 
 
 @bp.errorhandler(ServiceError)
@@ -158,7 +158,10 @@ def require_admin() -> None:
 def field_errors(error: ServiceError | ValidationError) -> dict:
     """A rule's or a schema's complaints by form field: {field: "message"}, packaging rows as
     {"packaging": {row index: {field: "message"}}} or {"packaging": "message"}."""
-    messages = error.messages if isinstance(error, ValidationError) else (error.fields or {}).get("data", {})
+    if isinstance(error, ValidationError):
+        messages = error.messages
+    else:  # a rule names the fields of the API's body under "data", or those of a form as they are
+        messages = (error.fields or {}).get("data", error.fields or {})
     if isinstance(error, ServiceError) and not messages:
         return {"": error.message}
     return {name: _flat(problem) for name, problem in messages.items()}

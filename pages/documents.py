@@ -4,7 +4,7 @@ from datetime import date, timedelta
 from flask import current_app, g, render_template, request
 
 from pages import bp
-from pages.common import PER_PAGE, Pager, csv_response, day, warehouses
+from pages.common import PER_PAGE, Pager, csv_response, day, warehouse_name, warehouses
 from pages.params import documents_query, load_args
 from pages.signin import signed_in
 from stock import catalog, records
@@ -30,10 +30,10 @@ def documents():
     if query["format"] != "html":
         # Every line of the range, streamed: five years are a million lines (DESIGN 19).
         return csv_response("documents", [
-            "ufid", "doc_number", "id_warehouse", "direction", "date", "id_customer", "item_number",
-            "product_code", "name", "lot", "date_exp", "amount", "unit"], (
-            (ufid, doc_number, id_warehouse, direction, line_date, id_customer, item_number, code, name, lot,
-             day(date_exp), from_milli(amount), unit)
+            "ufid", "doc_number", "id_warehouse", "warehouse_name", "direction", "date", "id_customer",
+            "item_number", "product_code", "name", "lot", "date_exp", "amount", "unit"], (
+            (ufid, doc_number, id_warehouse, warehouse_name(id_warehouse), direction, line_date, id_customer,
+             item_number, code, name, lot, day(date_exp), from_milli(amount), unit)
             for ufid, doc_number, id_warehouse, direction, line_date, id_customer, item_number, code, name, lot,
             date_exp, amount, unit in records.document_lines(db.session, g.caller, filters)),
             count=lambda: records.count_document_lines(db.session, g.caller, filters))

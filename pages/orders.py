@@ -10,7 +10,7 @@ from flask import current_app, g, redirect, render_template, request, url_for
 
 from models import Customer
 from pages import bp
-from pages.common import PER_PAGE, Pager, csv_response, page_actor, require_admin
+from pages.common import PER_PAGE, Pager, csv_response, page_actor, require_admin, warehouse_name
 from pages.params import load_args, orders_query
 from pages.signin import check_form_post, signed_in
 from stock import catalog, orders as order_rules
@@ -33,9 +33,10 @@ def orders():
     if query["format"] != "html":
         found = order_rules.search_orders(db.session, g.caller, **_filters(query))
         return csv_response("orders", [
-            "document_number", "state", "id_warehouse", "id_customer", "customer_name", "item_number",
-            "product_code", "lot", "direction", "amount_ordered", "amount_delivered"], (
-            (o.document_number, o.state, o.id_warehouse, o.id_customer, customers.get(o.id_customer, ""),
+            "document_number", "state", "id_warehouse", "warehouse_name", "id_customer", "customer_name",
+            "item_number", "product_code", "lot", "direction", "amount_ordered", "amount_delivered"], (
+            (o.document_number, o.state, o.id_warehouse, warehouse_name(o.id_warehouse), o.id_customer,
+             customers.get(o.id_customer, ""),
              i.item_number, i.product_code, i.lot, i.direction, from_milli(i.amount_ordered_milli),
              from_milli(i.amount_delivered_milli)) for o in found for i in o.items))
     size = PER_PAGE["orders"]

@@ -110,12 +110,13 @@ class MovementsQuery(Schema):
 
 
 class WarehouseList(fields.Field):
-    """Warehouse numbers typed into a form: "1, 2" (empty: every warehouse)."""
+    """The warehouses ticked in a form, one number each (none: every warehouse); a typed "1, 2" too."""
 
     def _deserialize(self, value, attr, data, **kwargs):
-        parts = [part.strip() for part in str(value).replace(";", ",").split(",") if part.strip()]
+        given = value if isinstance(value, list) else [value]
+        parts = [part.strip() for text in given for part in str(text).replace(";", ",").split(",") if part.strip()]
         if not all(part.isascii() and part.isdigit() and len(part) <= 18 for part in parts):
-            raise ValidationError("Warehouse numbers separated by commas, e.g. 1, 2.")
+            raise ValidationError("Tick the warehouses in the list (none ticked: every warehouse).")
         return sorted({int(part) for part in parts})
 
 
@@ -135,7 +136,8 @@ class PersonForm(Schema):
     """The form that adds a person on /admin/people (the password is checked by the rules)."""
 
     token = fields.String()
-    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100),
+                         error_messages={"required": "Give the name the person signs in with, e.g. anna."})
     role = Role(required=True)
     warehouses = WarehouseList(load_default=list)
     password = fields.String(required=True)
@@ -158,10 +160,20 @@ class PairingForm(Schema):
     """The form that makes a key for a device on /admin/keys."""
 
     token = fields.String()
-    name = fields.String(required=True, validate=validate.Length(min=1, max=100))
+    name = fields.String(required=True, validate=validate.Length(min=1, max=100),
+                         error_messages={"required": "Give the device a name, e.g. scanner-gate-2."})
     role = Role(load_default="scan")
     warehouses = WarehouseList(load_default=list)
     expires_in_days = fields.Integer(load_default=None, validate=validate.Range(min=1, max=36500))
+
+
+class DepotForm(Schema):
+    """The depot's profile on /admin/depot (the texts' rules, and the logo's, are stock/depot.py's)."""
+
+    name = fields.String(required=True)
+    address = fields.String(load_default="")
+    vat_number = fields.String(load_default="")
+    remove_logo = fields.Boolean(load_default=False, truthy={"1", "on"}, falsy={"", "0"})
 
 
 class AlertsQuery(Schema):
@@ -211,6 +223,8 @@ class LabelQuery(Schema):
 
 class DocumentLabelsQuery(Schema):
     sheet = Sheet()
+    # One label per line, or one per package as each line was received (printing/labels.py).
+    per = fields.String(load_default="line", validate=validate.OneOf(["line", "package"]))
 
 
 label_query = LabelQuery()
@@ -222,3 +236,4 @@ person_form = PersonForm()
 password_form = PasswordForm()
 access_form = AccessForm()
 pairing_form = PairingForm()
+depot_form = DepotForm()

@@ -4,7 +4,7 @@ from flask import g, render_template, request
 from pages import bp
 from pages.params import load_args, pick_list_query
 from pages.signin import signed_in
-from stock.picking import pick_list as plan
+from printing.paper import pick_list as plan
 from storage.db import db
 
 

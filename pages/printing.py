@@ -11,6 +11,7 @@ from pages.params import document_labels_query, label_query, load_args
 from pages.signin import signed_in
 from printing import labels, paper, zpl
 from stock import catalog
+from stock.errors import Invalid
 from storage.db import db
 
 COUNT_SHEET_BLANK_ROWS = 10  # for what is found on the shelf but not in the book
@@ -61,10 +62,11 @@ def product_label_zpl(product_code):
 @bp.get("/documents/<number:doc_number>/labels.pdf")
 @signed_in
 def goods_in_labels_pdf(doc_number):
-    """One label for each line of a goods-in document, with the line's lot and best-before."""
+    """A goods-in document's labels with each line's lot and best-before: one a line, or
+    (`per=package`) one a package as the line was received."""
     from printing import label_pdf  # on the first PDF: see product_label_pdf
     query = load_args(document_labels_query, request.args)
-    body = label_pdf.labels_pdf(labels.goods_in_labels(db.session, g.caller, doc_number),
+    body = label_pdf.labels_pdf(labels.goods_in_labels(db.session, g.caller, doc_number, query["per"] == "package"),
                                 current_app.config["LABEL_SIZE"], sheet=query["sheet"] == "a4",
                                 title=f"Labels of document {doc_number}")
     return _file(body, "application/pdf", f"labels-{doc_number}.pdf")
@@ -73,8 +75,12 @@ def goods_in_labels_pdf(doc_number):
 @bp.get("/documents/<number:doc_number>/labels.zpl")
 @signed_in
 def goods_in_labels_zpl(doc_number):
-    """The labels of a goods-in document's lines as ZPL, one format each, to send in one go."""
-    body = zpl.labels_zpl(labels.goods_in_labels(db.session, g.caller, doc_number), current_app.config["LABEL_SIZE"])
+    """The labels of a goods-in document as ZPL, one format each (copies of one printed by the printer)."""
+    query = load_args(document_labels_query, request.args)
+    if query["sheet"] is not None:
+        raise Invalid("A Zebra prints labels from its roll, not on A4 sheets.", {"sheet": ["Only for the PDF."]})
+    body = zpl.labels_zpl(labels.goods_in_labels(db.session, g.caller, doc_number, query["per"] == "package"),
+                          current_app.config["LABEL_SIZE"])
     return _file(body, "application/zpl", f"labels-{doc_number}.zpl")
 
 

@@ -2,7 +2,7 @@
 from flask import g, render_template, request
 
 from pages import bp
-from pages.common import PER_PAGE, Pager, csv_response, warehouses
+from pages.common import PER_PAGE, Pager, csv_response, warehouse_name, warehouses
 from pages.params import load_args, stock_query
 from pages.signin import signed_in
 from stock import reports
@@ -19,8 +19,10 @@ def stock_page():
     filters = {"level": query["level"], "id_warehouses": warehouses(query)}
     if query["format"] != "html":
         rows = reports.inventory(db.session, g.caller, filters, search=query["q"])
-        return csv_response("stock", ["id_warehouse", "product_code", "name", "lot", "amount", "unit"], (
-            (r["id_warehouse"], r["product_code"], r["name"], r["lot"], from_milli(r["amount_milli"]), r["unit"])
+        return csv_response("stock", ["id_warehouse", "warehouse_name", "product_code", "name", "lot", "amount",
+                                      "unit"], (
+            (r["id_warehouse"], warehouse_name(r["id_warehouse"]), r["product_code"], r["name"], r["lot"],
+             from_milli(r["amount_milli"]), r["unit"])
             for r in rows))
     if query["after"] is not None and len(query["after"]) != (2 if query["level"] == 0 else 3):
         raise Invalid("The page's address has invalid parameters.",

@@ -17,7 +17,7 @@ from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen import canvas
 
 from printing.barcodes import EAN13, symbology
-from printing.layout import A4, SHEET_MARGIN, Layout, foot_text, layout, sheet_grid
+from printing.layout import A4, SHEET_MARGIN, Layout, foot, layout, sheet_grid
 
 FONT, BOLD = "LabelSans", "LabelSans-Bold"
 _FONT_FILES = (
@@ -58,21 +58,23 @@ def labels_pdf(labels: list[dict], size: tuple[float, float], sheet: bool = Fals
     columns, rows = sheet_grid(size) if sheet else (1, 1)
     per_page = columns * rows
     # Each different label is drawn once, as a form that every copy of it places: 500 copies
-    # cost one drawing, and the file holds it once. So is each barcode, which is the slow part to
-    # draw and which the lines of one product share, lot after lot.
+    # cost one drawing, and the file holds it once. So is each barcode (at each height a foot
+    # leaves it), which is the slow part to draw and which the lines of one product share,
+    # lot after lot.
     forms, barcodes = {}, {}
     for index, label in enumerate(labels):
         key = tuple(sorted(label.items()))
         if key not in forms:
-            barcode = label["barcode"]
+            bottom = foot(label, box, text_width)
+            barcode = (label["barcode"], bottom.barcode_height)
             if barcode not in barcodes:
                 barcodes[barcode] = f"barcode{len(barcodes)}"
-                pdf.beginForm(barcodes[barcode], 0, 0, box.inner_width * mm, box.barcode_height * mm)
-                draw_barcode(pdf, barcode, 0, 0, box.inner_width * mm, box.barcode_height * mm)
+                pdf.beginForm(barcodes[barcode], 0, 0, box.inner_width * mm, bottom.barcode_height * mm)
+                draw_barcode(pdf, label["barcode"], 0, 0, box.inner_width * mm, bottom.barcode_height * mm)
                 pdf.endForm()
             forms[key] = f"label{len(forms)}"
             pdf.beginForm(forms[key], 0, 0, size[0] * mm, size[1] * mm)
-            _draw_label(pdf, label, box, barcodes[barcode])
+            _draw_label(pdf, label, box, bottom, barcodes[barcode])
             pdf.endForm()
         if index and index % per_page == 0:
             pdf.showPage()
@@ -91,7 +93,14 @@ def labels_pdf(labels: list[dict], size: tuple[float, float], sheet: bool = Fals
     return out.getvalue()
 
 
-def _draw_label(pdf, label: dict, box: Layout, barcode_form: str) -> None:
+def text_width(text: str, height_mm: float) -> float:
+    """The width in millimetres of `text` set in the labels' font at a height of `height_mm`."""
+    if not _fonts_ready:
+        _register_fonts()
+    return pdfmetrics.stringWidth(text, FONT, height_mm * mm) / mm
+
+
+def _draw_label(pdf, label: dict, box: Layout, bottom, barcode_form: str) -> None:
     def top_to_y(top_mm: float, height_mm: float) -> float:
         """reportlab counts up from the bottom; the layout counts down from the top."""
         return (box.height - top_mm - height_mm) * mm
@@ -100,11 +109,10 @@ def _draw_label(pdf, label: dict, box: Layout, barcode_form: str) -> None:
     width = box.inner_width * mm
     _text(pdf, label["product_code"], BOLD, box.code_height, x, top_to_y(box.code_top, box.code_height), width)
     _text(pdf, label["name"], FONT, box.name_height, x, top_to_y(box.name_top, box.name_height), width)
-    foot = foot_text(label)
-    if foot:
-        _text(pdf, foot, FONT, box.foot_height, x, top_to_y(box.foot_top, box.foot_height), width)
+    for text, top, height in bottom.lines:
+        _text(pdf, text, FONT, height, x, top_to_y(top, height), width)
     pdf.saveState()
-    pdf.translate(x, top_to_y(box.barcode_top, box.barcode_height))
+    pdf.translate(x, top_to_y(box.barcode_top, bottom.barcode_height))
     pdf.doForm(barcode_form)
     pdf.restoreState()
 

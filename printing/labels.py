@@ -8,11 +8,12 @@ the label then shows code and name only.
 from sqlalchemy import select
 
 from identity.caller import Caller
-from models import Product
+from models import BatchItem, Packaging, Product
 from stock import records
 from stock.errors import Invalid, NotFound
 
 COPIES_MAX = 500  # one roll of labels; a bigger number is more likely a typo than a need
+PACKAGE_LABELS_MAX = 2000  # of one document, per package: four rolls
 
 
 def product_label(product: dict, unit: str | None = None, lot: str = "", date_exp: str = "") -> dict:
@@ -32,19 +33,59 @@ def product_label(product: dict, unit: str | None = None, lot: str = "", date_ex
             "barcode": barcode, "lot": lot, "date_exp": date_exp}
 
 
-def goods_in_labels(session, caller: Caller, doc_number: int) -> list[dict]:
-    """One label per line of a goods-in document, with the line's lot and best-before date.
+def goods_in_labels(session, caller: Caller, doc_number: int, per_package: bool = False) -> list[dict]:
+    """The labels of a goods-in document, with each line's lot and best-before date: one per line,
+    with the base unit's barcode (lines are in base units); or, `per_package`, one per package
+    as the line was received (package_labels).
 
-    Lines are in base units, so each label carries the base unit's barcode. A document the
-    key may not see, or a goods-out one (nothing arrives to be labelled), is NotFound.
+    A document the key may not see, or a goods-out one (nothing arrives to be labelled), is NotFound.
     """
     document = records.get_document(session, caller, doc_number)
     if document["direction"] != "I":
         raise NotFound(f"Document {document['ufid']} is goods-out: labels are printed for goods-in documents.")
     lines = document["wh_doc_items"]
+    codes = {line["product_code"] for line in lines}
     barcodes = dict(session.execute(
-        select(Product.product_code, Product.base_unit_barcode)
-        .where(Product.product_code.in_({line["product_code"] for line in lines}))).all())
-    return [{"product_code": line["product_code"], "name": line["name"], "unit": line["unit"],
-             "barcode": barcodes.get(line["product_code"], ""), "lot": line["lot"],
-             "date_exp": line["date_exp"]} for line in lines]
+        select(Product.product_code, Product.base_unit_barcode).where(Product.product_code.in_(codes))).all())
+    labels = [{"product_code": line["product_code"], "name": line["name"], "unit": line["unit"],
+               "barcode": barcodes.get(line["product_code"], ""), "lot": line["lot"],
+               "date_exp": line["date_exp"]} for line in lines]
+    if not per_package:
+        return labels
+    # The unit and amount each line was scanned in (a count's adjustment has no batch: its base unit).
+    received = {number: (unit, amount) for number, unit, amount in session.execute(
+        select(BatchItem.doc_item_number, BatchItem.unit, BatchItem.amount_milli)
+        .where(BatchItem.batch_number == document["batch_number"], BatchItem.doc_item_number > 0))}
+    packages = {(code, unit): (unit, factor, barcode) for code, unit, factor, barcode in session.execute(
+        select(Packaging.product_code, Packaging.unit, Packaging.amount_base_units_milli, Packaging.barcode)
+        .where(Packaging.product_code.in_(codes)))}
+    found = []
+    for line, label in zip(lines, labels):
+        unit, amount = received.get(line["item_number"], (line["unit"], line["amount_base_milli"]))
+        found += package_labels(label, line["amount_base_milli"], packages.get((line["product_code"], unit)), amount)
+        if len(found) > PACKAGE_LABELS_MAX:
+            raise Invalid(f"Document {doc_number} would need more than {PACKAGE_LABELS_MAX} labels per package: "
+                          f"print one label per line instead.", {"per": ["Too many labels: print per line."]})
+    return found
+
+
+def package_labels(label: dict, base_milli: int, package: tuple[str, int, str] | None,
+                   amount_milli: int) -> list[dict]:
+    """One label per package a line was received in.
+
+    A line scanned in a packaging unit (16 crates of 12) gets one label of that unit's barcode
+    per whole package (16), and what is left beyond them (half a crate: 6 pc) one label of the
+    base unit's barcode per base unit, as loose pieces are scanned one by one. A line scanned in
+    the base unit gets one label per base unit; a weighed amount (2.5 kg), whole or left over,
+    one label for all of it. `package`: (unit, base units in it in thousandths, barcode) of the
+    packaging unit the line was scanned in, None for the base unit; `amount_milli` in that unit.
+    """
+    whole, loose, found = 0, base_milli, []
+    if package is not None:
+        unit, factor, barcode = package
+        whole = amount_milli // 1000
+        loose = base_milli - whole * factor
+        found = [{**label, "unit": unit, "barcode": barcode}] * whole
+    if loose > 0:
+        found += [label] * (loose // 1000 if loose % 1000 == 0 else 1)
+    return found

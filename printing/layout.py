@@ -56,11 +56,64 @@ def sheet_grid(size: tuple[float, float]) -> tuple[int, int]:
     return max(1, int(usable_width // width)), max(1, int(usable_height // height))
 
 
-def foot_text(label: dict) -> str:
-    """The bottom line: lot and best-before, whichever the label has."""
-    parts = []
-    if label.get("lot"):
-        parts.append(f"Lot {label['lot']}")
-    if label.get("date_exp"):
-        parts.append(f"Best before {label['date_exp']}")
-    return "   ".join(parts)
+# The smallest a lot is printed, in millimetres (about 4.5 pt): smaller would not be read on the shelf.
+SMALLEST_TEXT = 1.6
+# How far one line of the foot may shrink before the lot goes on a line of its own.
+ONE_LINE_SHRINK = 0.7
+
+
+@dataclass(frozen=True)
+class Foot:
+    """The bottom of a label: its lines (text, top, height; millimetres from the label's top) and the
+    height the barcode keeps above them."""
+
+    lines: tuple
+    barcode_height: float
+
+
+def foot(label: dict, box: Layout, width_of) -> Foot:
+    """Lot and best-before at the bottom, the best-before always whole.
+
+    `width_of(text, height)` is the text's width in millimetres at that height (the PDF's font
+    metrics, or ZPL's estimate). The two share a line while they fit at most a little smaller;
+    else the lot takes a line of its own above the date, from the barcode's height, shrinking as
+    far as SMALLEST_TEXT. Only a lot too long even for that is cut, and never the date.
+    """
+    lot = f"Lot {label['lot']}" if label.get("lot") else ""
+    best = f"Best before {label['date_exp']}" if label.get("date_exp") else ""
+    height, room = box.foot_height, box.inner_width
+    if not (lot or best):
+        return Foot((), box.barcode_height)
+    together = "   ".join(part for part in (lot, best) if part)
+    size = fitting(together, height, room, width_of)
+    if size >= height * ONE_LINE_SHRINK or not (lot and best):
+        if best and not lot:
+            return Foot((_line(best, box.foot_top, height, size),), box.barcode_height)
+        size = max(size, min(height, SMALLEST_TEXT))
+        return Foot((_line(cut(together, size, room, width_of), box.foot_top, height, size),), box.barcode_height)
+    gap = box.foot_top - box.barcode_top - box.barcode_height
+    lot_size = max(fitting(lot, height, room, width_of), min(height, SMALLEST_TEXT))
+    return Foot((_line(cut(lot, lot_size, room, width_of), box.foot_top - height - gap, height, lot_size),
+                 _line(best, box.foot_top, height, fitting(best, height, room, width_of))),
+                box.barcode_height - height - gap)
+
+
+def fitting(text: str, height: float, room: float, width_of) -> float:
+    """The tallest size, at most `height`, at which `text` fits in `room` (widths grow with height)."""
+    width = width_of(text, height)
+    # A hair under the exact fit, so that rounding never makes the line a fraction too wide.
+    return height if width <= room else height * room / width * 0.99
+
+
+def cut(text: str, size: float, room: float, width_of) -> str:
+    """The text, or as much of it as fits with an ellipsis."""
+    if width_of(text, size) <= room:
+        return text
+    while text and width_of(text + "…", size) > room:
+        text = text[:-1]
+    return text + "…"
+
+
+def _line(text: str, top: float, box_height: float, size: float) -> tuple:
+    # A smaller line keeps the bottom of its box, so lines of either size sit on one baseline.
+    return text, top + box_height - size, size

@@ -1,18 +1,25 @@
-"""The printed pages of the day's work: what a delivery note and a count sheet show.
+"""The printed pages of the day's work: what a delivery note, a count sheet and a pick list show.
 
 Each function gathers a plain dict from the read functions of stock/; the office pages render it
-as HTML for the browser to print (pages/templates/delivery_note.html, count_sheet.html).
+as HTML for the browser to print (pages/templates/delivery_note.html, count_sheet.html,
+pick_list.html). Each carries the depot's profile (stock/depot.py), printed as the sender of a
+delivery note and at the head of every sheet, and its warehouse by name (DESIGN 17).
 """
+from sqlalchemy import select, tuple_
+
 from identity.caller import Caller
-from models import Customer
-from stock import reports, records
+from models import Batch, BestBefore, Customer, Warehouse
+from stock import depot, picking, reports, records
 from stock.errors import NotFound
 
 
 def delivery_note(session, caller: Caller, doc_number: int) -> dict:
-    """A goods-out document with its customer and lines (lot, best-before, amount in base units).
+    """A goods-out document with its order's number, its sender (the depot and the warehouse), its
+    customer and its lines (lot, best-before, amount in base units).
 
-    A document the key may not see is NotFound, as is a goods-in one (nothing is delivered).
+    A line's best-before is the one booked with it or, where the scanner sent none, the lot's
+    own (the earliest booked on a goods-in: stock/balances.py keeps it). A document the key may
+    not see is NotFound, as is a goods-in one (nothing is delivered).
     """
     document = records.get_document(session, caller, doc_number)
     if document["direction"] != "O":
@@ -20,7 +27,10 @@ def delivery_note(session, caller: Caller, doc_number: int) -> dict:
     if document["batch_number"] < 0:  # a count's adjustment (stock/stocktaking.py) left for nobody
         raise NotFound(f"Document {document['ufid']} is a stocktaking's adjustment: nothing was delivered.")
     customer = session.get(Customer, document["id_customer"]) if document["id_customer"] else None
-    return {"document": document, "customer": customer, "lines": document["wh_doc_items"]}
+    order_number = session.scalar(select(Batch.document_number).where(Batch.batch_number == document["batch_number"]))
+    return {"document": document, "customer": customer, "order_number": order_number or "",
+            "lines": with_best_before(session, document["wh_doc_items"]),
+            "warehouse": warehouse(session, document["id_warehouse"]), "sender": depot.profile(session)}
 
 
 def count_sheet(session, caller: Caller, id_warehouse: int) -> dict:
@@ -32,4 +42,31 @@ def count_sheet(session, caller: Caller, id_warehouse: int) -> dict:
     if not caller.sees(id_warehouse):
         raise NotFound(f"No warehouse {id_warehouse}.")
     rows = reports.inventory(session, caller, {"level": -1, "id_warehouses": [id_warehouse]})
-    return {"id_warehouse": id_warehouse, "rows": rows}
+    return {"id_warehouse": id_warehouse, "rows": rows, "warehouse": warehouse(session, id_warehouse),
+            "sender": depot.profile(session)}
+
+
+def pick_list(session, caller: Caller, document_number: str) -> dict:
+    """The order's pick list (stock/picking.py) with its warehouse and the depot, for the paper."""
+    found = picking.pick_list(session, caller, document_number)
+    return {**found, "warehouse": warehouse(session, found["order"].id_warehouse), "sender": depot.profile(session)}
+
+
+def warehouse(session, id_warehouse: int) -> dict:
+    """{id_warehouse, name, address} of a warehouse; its number as the name if it is not listed."""
+    found = session.get(Warehouse, id_warehouse)
+    if found is None:
+        return {"id_warehouse": id_warehouse, "name": f"Warehouse {id_warehouse}", "address": ""}
+    return {"id_warehouse": id_warehouse, "name": found.name, "address": found.address}
+
+
+def with_best_before(session, lines: list[dict]) -> list[dict]:
+    """The lines, each lot without a best-before of its own given the lot's (best_before)."""
+    wanted = {(line["product_code"], line["lot"]) for line in lines if line["lot"] and not line["date_exp"]}
+    if not wanted:
+        return lines
+    known = dict(((code, lot), day) for code, lot, day in session.execute(
+        select(BestBefore.product_code, BestBefore.lot, BestBefore.date_exp)
+        .where(tuple_(BestBefore.product_code, BestBefore.lot).in_(sorted(wanted)))))
+    return [{**line, "date_exp": line["date_exp"] or known.get((line["product_code"], line["lot"]), "")}
+            for line in lines]

@@ -5,7 +5,7 @@ out as the PDF is (layout.py). Text is sent as UTF-8 (^CI28) with ^FH, so that a
 name or a Code 128 barcode is data, never a command.
 """
 from printing.barcodes import EAN13, symbology
-from printing.layout import Layout, foot_text, layout
+from printing.layout import Layout, cut, foot, layout
 
 DOTS_PER_MM = 8  # "203 dpi" is 8 dots a millimetre exactly: Zebra's own tables count so
 # The average width of a character of the printer's font 0 (a condensed face), as a share of its
@@ -30,37 +30,49 @@ def label_zpl(label: dict, size: tuple[float, float], copies: int = 1) -> str:
     lines = ["^XA", "^CI28", f"^PW{dots(box.width)}", f"^LL{dots(box.height)}", "^LH0,0"]
     lines.append(_text(label["product_code"], left, box.code_top, box.code_height, box))
     lines.append(_text(label["name"], left, box.name_top, box.name_height, box))
-    barcode = _barcode(label["barcode"], left, box)
+    bottom = foot(label, box, text_width)
+    barcode = _barcode(label["barcode"], left, box, bottom.barcode_height)
     if barcode:
         lines.append(barcode)
-    foot = foot_text(label)
-    if foot:
-        lines.append(_text(foot, left, box.foot_top, box.foot_height, box))
+    for text, top, height in bottom.lines:
+        lines.append(_text(text, left, top, height, box))
     lines += [f"^PQ{copies}", "^XZ"]
     return "\n".join(lines) + "\n"
 
 
 def labels_zpl(labels: list[dict], size: tuple[float, float]) -> str:
-    """Several labels, one format each, to send in one go."""
-    return "".join(label_zpl(label, size) for label in labels)
+    """Several labels, one format each, to send in one go; copies of one label in a row (a line's
+    packages) are one format that the printer prints that many times."""
+    formats, index = [], 0
+    while index < len(labels):
+        copies = 1
+        while index + copies < len(labels) and labels[index + copies] == labels[index]:
+            copies += 1
+        formats.append(label_zpl(labels[index], size, copies))
+        index += copies
+    return "".join(formats)
+
+
+def text_width(text: str, height_mm: float) -> float:
+    """The width in millimetres the printer's font 0 takes for `text` at `height_mm`, as estimated."""
+    return len(text) * height_mm * FONT0_WIDTH
 
 
 def _text(text: str, left: int, top_mm: float, height_mm: float, box: Layout) -> str:
-    height = dots(height_mm)
-    # The printer does not shorten a line that is too long: cut it here, as the PDF does.
-    room = int(dots(box.inner_width) / (height * FONT0_WIDTH))
-    if len(text) > room:
-        text = text[:max(room - 1, 0)] + "…"
+    # Whole dots, rounded down, so that a line fitted to the width (layout.foot) stays within it.
+    # The printer does not shorten a line that is too long: one is cut here, as the PDF does.
+    height = max(int(height_mm * DOTS_PER_MM), 1)
+    text = cut(text, height / DOTS_PER_MM, box.inner_width, text_width)
     return f"^FO{left},{dots(top_mm)}^A0N,{height},{height}^FH\\^FD{field_data(text)}^FS"
 
 
-def _barcode(barcode: str, left: int, box: Layout) -> str | None:
+def _barcode(barcode: str, left: int, box: Layout, height_mm: float) -> str | None:
     kind = symbology(barcode)
     if kind is None:
         return None
     room = dots(box.inner_width)
     # The digits printed under the bars take about 2.5 mm of the barcode's height.
-    bar_height = max(dots(box.barcode_height - 2.5), 8)
+    bar_height = max(dots(height_mm - 2.5), 8)
     top = dots(box.barcode_top)
     if kind == EAN13:
         module = _module_width(95 + 18, room)

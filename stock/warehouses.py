@@ -34,7 +34,8 @@ def create_warehouse(session, actor: audit.Actor, fields: dict, caller: Caller |
     require_may_manage(caller, EVERY, "A new warehouse")
     with writing(session):
         if session.get(Warehouse, fields["id_warehouse"]) is not None:
-            raise Conflict(f"Warehouse {fields['id_warehouse']} exists already.")
+            message = f"Warehouse {fields['id_warehouse']} exists already: choose a number no warehouse has."
+            raise Conflict(message, {"data": {"id_warehouse": [message]}})
         _refuse_taken_name(session, fields["name"], fields["id_warehouse"])
         warehouse = Warehouse(**{"address": "", "active": 1, **fields})
         session.add(warehouse)
@@ -105,7 +106,8 @@ def _refuse_taken_name(session, name: str, id_warehouse: int) -> None:
     other = session.scalar(select(Warehouse.id_warehouse).where(Warehouse.name == name,
                                                                Warehouse.id_warehouse != id_warehouse))
     if other is not None:
-        raise Conflict(f"Warehouse {other} is named {name!r} already.")
+        message = f"Warehouse {other} is named {name!r} already: choose another name."
+        raise Conflict(message, {"data": {"name": [message]}})
 
 
 def _flush_or_conflict(session, id_warehouse: int) -> None:

@@ -13,7 +13,8 @@ import pytest
 from sqlalchemy import text
 
 from conftest import BACKEND
-from operations.backups import check_sqlite_copy, identity_of_backup, rotate
+from operations.backups import rotate
+from safekeeping.backups import check_sqlite_copy, identity_of_backup
 from server import Posters, batch_body, create_products, database_engine, query, server_url
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))

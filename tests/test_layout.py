@@ -22,7 +22,8 @@ FLOORS = [
     ("app",),                                     # the app factory: settings, storage, blueprints
     ("operations",),                              # commands, settings, logs, serving, upgrades, backups
     ("routes", "pages", "scanner"),               # the API, the office pages, the browser scanner: side by side
-    ("transfer", "printing", "background"),       # import/export, labels and paper, the outbox's sender
+    ("transfer", "printing", "background", "safekeeping"),  # import/export, labels and paper, the outbox's
+                                                  # sender, backups
     ("schemas",),                                 # request and answer shapes
     ("identity",),                                # keys, people, sessions: rules on a session
     ("stock",),                                   # the rules
@@ -54,6 +55,7 @@ FORBIDDEN = {
     "scanner": ("app", "routes", "pages", "operations", "stock", "storage", "models", "schemas"),
     "operations": ("app", "routes", "pages"),
     "printing": ("app", "routes", "pages", "operations", "schemas", "flask"),
+    "safekeeping": ("app", "routes", "pages", "operations", "schemas", "flask"),
 }
 # Within the rules, posting sits on orders, balances and stocktaking; stocktaking on balances.
 BELOW = {

@@ -84,8 +84,8 @@ def test_the_pick_list_page(client, api, keys, person, warning_depot):
     text = page.get_data(as_text=True)
     assert text.index("OLD") < text.index("NEW")  # first expiring first
     assert "Not enough stock" not in text
-    style = client.get("/assets/alerts.css")
-    assert "print.js" in text and "@media print" in style.get_data(as_text=True)
+    style = client.get("/assets/paper.css")
+    assert "paper.js" in text and "size: A4" in style.get_data(as_text=True)  # printed on A4, not Letter
     style.close()
     assert client.get("/orders/NOPE/pick-list").status_code == 404
     assert client.get("/orders/SO/1/pick-list?x=1").status_code == 422

@@ -451,7 +451,7 @@ def test_an_admin_pairs_a_scanner_whose_qr_code_holds_the_address_and_key(browse
         tab.get_by_role("link", name="Keys", exact=True).click()
         expect(tab.get_by_role("heading", level=1)).to_have_text("Keys")
         tab.get_by_label("Device name").fill("scanner-gate-2")
-        tab.get_by_label("Warehouses").fill("1")
+        tab.get_by_label("Main", exact=True).check()  # warehouses are ticked by name
         tab.get_by_label("Expires after (days)").fill("365")
         with tab.expect_response(re.compile(r"/admin/keys$")) as answered:
             tab.get_by_role("button", name="Make key and show pairing code").click()

@@ -101,5 +101,5 @@ def test_list_pages_download_as_xlsx(office):
     assert r.status_code == 200
     assert r.headers["Content-Disposition"] == 'attachment; filename="stock.xlsx"'
     sheet = load_workbook(io.BytesIO(r.data)).active
-    assert [c.value for c in sheet[1]][:2] == ["id_warehouse", "product_code"]
+    assert [c.value for c in sheet[1]][:3] == ["id_warehouse", "warehouse_name", "product_code"]
     assert sheet.freeze_panes == "A2"

@@ -14,6 +14,8 @@ from helpers import created, item, order, order_item, product
 from models import WarehouseDocument
 from operations import settings
 from scanning import page_size_mm, pdf_pages, scanned
+from stock import depot as depot_profile
+from stock.audit import Actor
 from stock.errors import SettingError
 from storage.db import db
 from test_customers import add_customers
@@ -286,7 +288,7 @@ def test_a_count_sheet_lists_products_and_lots_in_book_stock_without_amounts(off
 
 def test_a_count_sheet_of_a_warehouse_without_stock_says_so(office, depot):
     html = office.get("/warehouses/5/count-sheet").get_data(as_text=True)
-    assert "data-product" not in html and "Nothing is in book stock in warehouse 5" in html
+    assert "data-product" not in html and "Nothing is in book stock in Warehouse 5" in html
 
 
 def test_a_key_limited_to_warehouses_gets_count_sheets_of_those_only(office_w1, depot):
@@ -315,3 +317,118 @@ def test_the_documents_page_links_each_document_to_its_paper(office, depot):
     assert f'href="/documents/{depot[0]}/labels.pdf"' in html
     assert f'href="/documents/{depot[1]}/delivery-note"' in html
     assert f'href="/documents/{depot[1]}/labels.pdf"' not in html
+
+
+# --- goods-in labels per package ---------------------------------------------------------------
+
+@pytest.fixture
+def crates(api, depot):
+    """A goods-in of warehouse 1: 16 boxes of 12 milk (192 pc), 2.5 boxes (30 pc), 7 soap scanned as pieces
+    and 2.5 kg of cheese; its doc_number."""
+    Scanner(api).book("R", "I", [item("MILK", 16, "box", lot="L-16", date_exp="2030-02-28"),
+                                 item("MILK", "2.5", "box", lot="L-HALF", date_exp="2030-02-28"),
+                                 item("SOAP", 7), item("CHEESE", "2.5", "kg", lot="C2", date_exp="2030-03-01")],
+                      number=70)
+    return depot[2] + 1
+
+
+def test_labels_per_package_are_one_per_box_with_the_boxs_barcode(office, crates):
+    by_line = pdf_pages(office.get(f"/documents/{crates}/labels.pdf").data)
+    assert len(by_line.pages) == 4  # one a line, as before
+    response = office.get(f"/documents/{crates}/labels.pdf?per=package")
+    assert response.status_code == 200
+    reader = pdf_pages(response.data)
+    # 16 boxes; 2 whole boxes and 6 loose pieces of the half box; 7 pieces of soap; the cheese weighed, once.
+    assert len(reader.pages) == 16 + 2 + 6 + 7 + 1
+    pages = [page.extract_text() for page in reader.pages]
+    assert all("Lot L-16" in text and "Best before 2030-02-28" in text for text in pages[:16])
+    for page in (1, 16, 17, 18):
+        assert scanned(response.data, page) == [(BOX_CODE, "Code128")]
+    for page in (19, 24):  # the loose pieces scan as pieces
+        assert scanned(response.data, page) == [(EAN, "EAN13")]
+    assert "Lot L-HALF" in pages[23] and "SOAP" in pages[24] and "CHEESE" in pages[31]
+
+
+def test_labels_per_package_as_zpl_are_one_format_printed_as_often_as_there_are_boxes(office, crates):
+    zpl = office.get(f"/documents/{crates}/labels.zpl?per=package").get_data(as_text=True)
+    formats = re.findall(r"\^XA\n.*?\^XZ\n", zpl, re.S)
+    assert [re.search(r"\^PQ(\d+)", f).group(1) for f in formats] == ["16", "2", "6", "7", "1"]
+    assert re.escape(BOX_CODE) and "^FH\\^FD" + BOX_CODE + "^FS" in formats[0]
+    assert "^BE" in formats[2]  # the loose pieces: the base unit's EAN
+
+
+@pytest.mark.parametrize("query, field", [("per=box", "per"), ("sheet=a4&per=package", "sheet")])
+def test_a_bad_labels_parameter_is_the_422_page_naming_it(office, crates, query, field):
+    html = error_page(office.get(f"/documents/{crates}/labels.zpl?{query}"), 422)
+    assert f"<code>{field}</code>" in html
+
+
+def test_the_documents_page_offers_labels_per_package(office, crates):
+    html = office.get("/documents?date_from=2000-01-01").get_data(as_text=True)
+    assert f'href="/documents/{crates}/labels.pdf?per=package"' in html
+
+
+# --- the depot on paper, warehouses by name -----------------------------------------------------
+
+@pytest.fixture
+def profile(session):
+    depot_profile.update_profile(session, Actor("tests", "cli"), {
+        "name": "Riverside depot", "address": "Quay 4\n1000 Ljubljana", "vat_number": "SI12345678"})
+    session.remove()
+
+
+def test_a_delivery_note_names_its_order_its_sender_and_the_lots_best_before(office, api, depot, profile):
+    # A scanner that sends no best-before with a goods-out: the lot's own is known from its goods-in.
+    created(api.post("/v1/documents/", order("OUT-8", items=[order_item(1, "MILK", 3)], directions=("O",),
+                                             id_customer=7)))
+    Scanner(api).book("R", "O", [item("MILK", 3, lot="L-MILK")], document_number="OUT-8", number=80)
+    html = office.get(f"/documents/{depot[2] + 1}/delivery-note").get_data(as_text=True)
+    assert '<dd id="order-number">OUT-8</dd>' in html
+    sender = re.search(r'<section class="sender".*?</section>', html, re.S).group(0)
+    for shown in ("Riverside depot", "Quay 4<br>", "1000 Ljubljana<br>", "VAT SI12345678"):
+        assert shown in sender, shown
+    assert re.search(r"<td>L-MILK</td>\s*<td class=\"date\">2030-01-31</td>", html)
+    assert '<strong class="depot-name">Riverside depot</strong>' in html
+
+
+def test_a_delivery_note_of_a_shipment_without_an_order_has_no_order_line(office, api, depot, profile):
+    Scanner(api).book("R", "O", [item("SOAP", 1)], number=81)
+    html = office.get(f"/documents/{depot[2] + 1}/delivery-note").get_data(as_text=True)
+    assert 'id="order-number"' not in html and "Riverside depot" in html
+
+
+def test_the_depots_logo_heads_the_paper_when_it_has_one(office, session, depot):
+    import io
+
+    from PIL import Image
+    logo = io.BytesIO()
+    Image.new("RGB", (60, 20), (0, 0, 0)).save(logo, "PNG")
+    depot_profile.update_profile(session, Actor("tests", "cli"), {"name": "Riverside depot"}, logo.getvalue())
+    session.remove()
+    for path in (f"/documents/{depot[1]}/delivery-note", "/warehouses/1/count-sheet"):
+        assert '<img src="/depot/logo" alt="Riverside depot" class="paper-logo">' in office.get(path).get_data(as_text=True)
+
+
+def test_a_count_sheet_and_a_pick_list_carry_the_depot_and_the_warehouses_name(office, api, depot, profile):
+    assert api.post("/v1/warehouses/1", {"name": "Main hall"}).status_code == 200
+    sheet = office.get("/warehouses/1/count-sheet").get_data(as_text=True)
+    assert "<h1>Count sheet: Main hall</h1>" in sheet and "<dd>Main hall</dd>" in sheet
+    assert '<strong class="depot-name">Riverside depot</strong>' in sheet and "warehouse 1" not in sheet
+    picks = office.get("/orders/OUT-7/pick-list").get_data(as_text=True)
+    assert "<dd>Main hall</dd>" in picks and "Riverside depot" in picks and "paper.css" in picks
+
+
+def test_each_open_order_links_its_pick_list_and_stock_and_stocktakings_link_count_sheets(office, api, app, person,
+                                                                                          depot):
+    person("read_w1", [1])  # before any page: the depot's session would keep a view from before it
+    created(api.post("/v1/documents/", order("OPEN-9", items=[order_item(1, "MILK", 2)], directions=("O",))))
+    assert 'href="/orders/OPEN-9/pick-list"' in office.get("/orders/OPEN-9").get_data(as_text=True)
+    assert "/pick-list" not in office.get("/orders/OUT-7").get_data(as_text=True)  # delivered: closed
+    for path in ("/", "/stocktakings"):
+        html = office.get(path).get_data(as_text=True)
+        assert '<a href="/warehouses/1/count-sheet">Main</a>' in html
+        assert '<a href="/warehouses/2/count-sheet">Warehouse 2</a>' in html
+    limited = app.test_client()
+    assert sign_in(limited, "read_w1").status_code == 302
+    html = limited.get("/stocktakings").get_data(as_text=True)
+    assert 'href="/warehouses/1/count-sheet"' in html and 'href="/warehouses/2/count-sheet"' not in html

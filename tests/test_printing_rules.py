@@ -107,10 +107,64 @@ def test_labels_on_a_sheet(size, grid):
     assert layout.sheet_grid(size) == grid
 
 
-def test_the_foot_line():
-    assert layout.foot_text(a_label()) == ""
-    assert layout.foot_text(a_label(lot="L1")) == "Lot L1"
-    assert layout.foot_text(a_label(date_exp="2030-01-31")) == "Best before 2030-01-31"
+LABEL_SIZES = [(62, 29), (101.6, 152.4), (100, 50), (15, 15), (25, 300)]  # the default roll, 4x6 in, others
+LOTS = ["", "L1", "L-2027-00012", "LOT-2027-0042-ABCDEFGH-XYZ", "X" * 60]
+
+
+@pytest.mark.parametrize("width_of", [label_pdf.text_width, zpl.text_width], ids=["pdf", "zpl"])
+@pytest.mark.parametrize("size", LABEL_SIZES)
+@pytest.mark.parametrize("lot", LOTS)
+def test_the_foot_keeps_the_whole_best_before_within_the_label(width_of, size, lot):
+    box = layout.layout(size)
+    bottom = layout.foot(a_label(lot=lot, date_exp="2027-01-31"), box, width_of)
+    texts = [text for text, _, _ in bottom.lines]
+    assert "Best before 2027-01-31" in " ".join(texts)  # the date whole, never cut
+    for text, top, height in bottom.lines:
+        assert width_of(text, height) <= box.inner_width + 1e-9
+        assert box.barcode_top + bottom.barcode_height < top and top + height <= size[1] - box.margin + 1e-9
+        # Readable on a label of a sane width; on a 15 mm one the date shrinks rather than lose a digit.
+        assert height >= min(box.foot_height, layout.SMALLEST_TEXT) - 1e-9 or size[0] < 40
+    assert bottom.barcode_height > 2
+    if lot:
+        shown = texts[0].split("   ")[0]
+        # The lot shrinks or takes a line of its own; only one too long for even that is cut.
+        assert shown == f"Lot {lot}" or (shown.endswith("…") and (len(lot) >= 25 or size[0] < 40))
+
+
+def test_a_lot_and_date_that_fit_share_one_line_and_a_long_lot_gets_its_own():
+    box = layout.layout((62, 29))
+    short = layout.foot(a_label(lot="L1", date_exp="2030-01-31"), box, label_pdf.text_width)
+    assert [text for text, _, _ in short.lines] == ["Lot L1   Best before 2030-01-31"]
+    assert short.barcode_height == box.barcode_height and short.lines[0][2] == box.foot_height
+    # The 12-character lot that cut the date (issue 34) shares the line, a little smaller.
+    twelve = layout.foot(a_label(lot="L-2027-00012", date_exp="2030-01-31"), box, label_pdf.text_width)
+    assert [text for text, _, _ in twelve.lines] == ["Lot L-2027-00012   Best before 2030-01-31"]
+    assert box.foot_height * layout.ONE_LINE_SHRINK <= twelve.lines[0][2] < box.foot_height
+    long = layout.foot(a_label(lot="LOT-2027-0042-ABCDEFGH", date_exp="2030-01-31"), box, label_pdf.text_width)
+    assert [text for text, _, _ in long.lines] == ["Lot LOT-2027-0042-ABCDEFGH", "Best before 2030-01-31"]
+    assert long.barcode_height < box.barcode_height
+    assert layout.foot(a_label(), box, label_pdf.text_width).lines == ()
+    assert [t for t, _, _ in layout.foot(a_label(lot="L1"), box, label_pdf.text_width).lines] == ["Lot L1"]
+
+
+@pytest.mark.parametrize("size", [(62, 29), (101.6, 152.4)])
+@pytest.mark.parametrize("lot", LOTS[1:4])
+def test_a_label_pdf_prints_the_whole_best_before_and_its_barcode_scans(size, lot):
+    body = label_pdf.labels_pdf([a_label(lot=lot, date_exp="2027-01-31")], size)
+    text = pdf_pages(body).pages[0].extract_text()
+    assert "Best before 2027-01-31" in text and f"Lot {lot}" in text
+    assert scanned(body) == [(EAN, "EAN13")]
+
+
+@pytest.mark.parametrize("size", [(62, 29), (101.6, 152.4)])
+@pytest.mark.parametrize("lot", LOTS[1:])
+def test_a_zpl_label_keeps_the_whole_best_before_inside_the_label(size, lot):
+    text = zpl.label_zpl(a_label(lot=lot, date_exp="2027-01-31"), size)
+    width = int(re.search(r"\^PW(\d+)", text).group(1))
+    fields = re.findall(r"\^FO(\d+),(\d+)\^A0N,(\d+),\d+\^FH\\\^FD([^^]*)\^FS", text)
+    assert any(data.endswith("Best before 2027-01-31") for *_, data in fields)
+    for left, _, height, data in fields:  # each line ends within the label, by the printer font's estimate
+        assert int(left) + len(data) * int(height) * zpl.FONT0_WIDTH <= width - int(left)
 
 
 # --- PDF ---------------------------------------------------------------------------------------

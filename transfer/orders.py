@@ -1,6 +1,7 @@
 """Order documents: one row per order line; the rows of one document_number make one order.
 
-Columns: document_number, id_warehouse, id_customer, description, expiration_limit,
+Columns: document_number, id_warehouse, warehouse_name (a check of the number, or the
+warehouse by its name: warehouse_names.py), id_customer, description, expiration_limit,
 allowed_types ("R", "V" or "R,V"; R when left out), allowed_directions (the lines' directions
 when left out), item_number, product_code, lot, amount_ordered, direction, note. The order's own
 fields may stand on its first row only; a later row giving another value is an error. The rules
@@ -17,13 +18,14 @@ from schemas import order_create_schema
 from stock import orders
 from stock.errors import ServiceError
 from stock.quantities import from_milli
+from transfer import warehouse_names
 from transfer.columns import QUANTITY, TEXT, WHOLE, Column, Kind
 
 ORDER_FIELDS = ("document_number", "id_warehouse", "id_customer", "description", "expiration_limit",
                 "allowed_types", "allowed_directions")
 LINE_FIELDS = ("item_number", "product_code", "lot", "amount_ordered", "direction", "note")
 COLUMNS = (Column("document_number", TEXT, required=True), Column("id_warehouse", WHOLE),
-           Column("id_customer", WHOLE), Column("description", TEXT), Column("expiration_limit", WHOLE),
+           warehouse_names.COLUMN, Column("id_customer", WHOLE), Column("description", TEXT), Column("expiration_limit", WHOLE),
            Column("allowed_types", TEXT), Column("allowed_directions", TEXT),
            Column("item_number", WHOLE, required=True), Column("product_code", TEXT, required=True),
            Column("lot", TEXT), Column("amount_ordered", QUANTITY, required=True),
@@ -33,6 +35,7 @@ SETTINGS = ("allowed_types", "allowed_directions")
 
 def apply(context, rows) -> None:
     session = context.session
+    rows = warehouse_names.checked(context, rows)
     documents: dict[str, list] = {}
     for number, cells in rows:
         documents.setdefault(cells.get("document_number", ""), []).append((number, cells))
@@ -148,10 +151,13 @@ def export(session, caller=None):
     if caller is not None and caller.warehouses is not None:
         query = query.where(OrderDocument.id_warehouse.in_(caller.warehouses))
 
+    name_of = warehouse_names.name_of(session)
+
     def rows():
         for order in session.scalars(query):
             for item in sorted(order.items, key=lambda i: i.item_number):
-                yield [order.document_number, order.id_warehouse, order.id_customer, order.description,
+                yield [order.document_number, order.id_warehouse, name_of(order.id_warehouse),
+                       order.id_customer, order.description,
                        order.expiration_limit, order.allowed_types, order.allowed_directions,
                        item.item_number, item.product_code, item.lot, from_milli(item.amount_ordered_milli),
                        item.direction, item.note]

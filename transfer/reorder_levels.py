@@ -9,14 +9,17 @@ from marshmallow import ValidationError
 from schemas.alerts import reorder_level_schema
 from stock.quantities import from_milli
 from stock.reorder import apply_reorder_levels, list_reorder_levels, reorder_level_problems
+from transfer import warehouse_names
 from transfer.columns import QUANTITY, TEXT, WHOLE, Column, Kind
 
-COLUMNS = (Column("id_warehouse", WHOLE, required=True), Column("product_code", TEXT, required=True),
+COLUMNS = (Column("id_warehouse", WHOLE, required=True), warehouse_names.COLUMN,
+           Column("product_code", TEXT, required=True),
            Column("min_amount", QUANTITY, required=True), Column("target_amount", QUANTITY, required=True))
 
 
 def apply(context, rows) -> None:
     session = context.session
+    rows = warehouse_names.checked(context, rows)
     loaded, numbers = [], []
     for number, cells in rows:
         context.progress()
@@ -47,7 +50,8 @@ def apply(context, rows) -> None:
 def export(session, caller=None):
     header = [column.name for column in COLUMNS]
     warehouses = None if caller is None else caller.narrow([])
-    return header, ([level["id_warehouse"], level["product_code"], from_milli(level["min_amount_milli"]),
+    name_of = warehouse_names.name_of(session)
+    return header, ([level["id_warehouse"], name_of(level["id_warehouse"]), level["product_code"], from_milli(level["min_amount_milli"]),
                      from_milli(level["target_amount_milli"])]
                     for level in list_reorder_levels(session, warehouses))
 

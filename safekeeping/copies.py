@@ -1,10 +1,7 @@
 """A whole, consistent copy of a SQLite database file: what backups and upgrades both take.
 
-backups.py copies the database for a backup or before a restore; upgrades.py copies it
-before a migration changes it. Both stand on this module, so the arrow between them runs
-one way (backups uses upgrades, never the other way round).
-
-May import: storage.db (where the SQLite file is). Nothing else of operations/.
+safekeeping/backups.py copies the database for a backup, operations/backups.py before a
+restore, operations/upgrades.py before a migration changes it. All stand on this module.
 """
 import os
 import sqlite3

@@ -2,8 +2,8 @@
 (service_settings), so that a backup says which depot it is of (DESIGN 22).
 
 `flask --app app restore` compares the backup's identity with the database's and refuses a
-backup of another depot (the demo's, a neighbour's) unless told `--other-depot`. May import
-storage and models; operations/backups.py and app.py use it.
+backup of another depot (the demo's, a neighbour's) unless told `--other-depot`. The name is
+the depot profile's (stock/depot.py), which the office may change later.
 """
 import re
 import socket
@@ -13,9 +13,8 @@ import uuid
 
 from sqlalchemy import text
 
+from stock.depot import ID, NAME
 from storage.db import WRITE
-
-ID, NAME = "depot_id", "depot_name"
 
 
 def default_name() -> str:
