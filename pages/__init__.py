@@ -6,6 +6,7 @@ same functions as the API routes (stock/, and the rooms beside it: transfer/, pr
 background/), so a page and an API call can never disagree.
 
   common.py        what every page shares: headers, error pages, paging, CSV answers
+  clock.py         times in the depot's time zone (WAREHOUSE_TIME_ZONE)
   signin.py        signing in, the session, the form token
   stock.py, documents.py, orders.py, stocktakings.py, movements.py, products.py, customers.py
                    the pages of each concern
@@ -27,8 +28,8 @@ bp = Blueprint("pages", __name__, template_folder="templates", static_folder="st
 
 def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
-    from pages import (admin, alerts, common, customers, documents, imports, movements, orders,  # noqa: F401
-                       picking, printing, products, signin, stock, stocktakings, webhooks)
+    from pages import (admin, alerts, clock, common, customers, documents, imports, movements,  # noqa: F401
+                       orders, picking, printing, products, signin, stock, stocktakings, webhooks)
 
     signin.configure(app)
     app.register_blueprint(bp)

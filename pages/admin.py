@@ -5,13 +5,12 @@ As thin as the other pages: read the form, call the same rules as the API and th
 and each leaves its row in the audit trail with the person's name and address.
 """
 import json
-from datetime import datetime, time, timezone
-
 from flask import current_app, flash, g, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
 from identity import came_over_https
 from pages import bp
+from pages.clock import start_of_day
 from pages.params import audit_query, load_args, pairing_form, password_form, person_form
 from pages.signin import actor, admin_only, check_form_post
 from stock import api_keys, audit, people
@@ -144,7 +143,8 @@ def admin_keys_revoke(name):
 def admin_audit():
     """The audit trail newest first, by day, kind and name; older entries a page at a time."""
     query = load_args(audit_query, request.args)
-    since = None if query["since"] is None else datetime.combine(query["since"], time(), tzinfo=timezone.utc)
+    # A day typed on the page is the depot's day, from its midnight.
+    since = None if query["since"] is None else start_of_day(query["since"])
     entries = audit.list_entries(db.session, since=since, kind=query["kind"] or None, who=query["who"] or None,
                                  limit=query["limit"] + 1, before_id=query["before_id"])
     more = len(entries) > query["limit"]
@@ -156,11 +156,6 @@ def admin_audit():
     return render_template("admin_audit.html", query=query, entries=entries, older=older,
                            newest=url_for("pages.admin_audit", **{k: v for k, v in request.args.items()
                                                                   if k != "before_id"}))
-
-
-@bp.app_template_filter("utc")
-def utc(moment) -> str:
-    return moment.strftime("%Y-%m-%d %H:%M:%S UTC") if moment else ""
 
 
 @bp.app_template_filter("changes")

@@ -173,12 +173,13 @@ def test_the_audit_page_filters_and_pages_as_the_api_does(admin, session, api):
         api.post("/v1/keys/", {"name": f"gate-{n}", "role": "scan"})
     api.delete("/v1/keys/gate-0")
     html = admin.get("/admin/audit?kind=key.create&limit=2").get_data(as_text=True)
-    records = re.findall(r'<tr data-id="\d+"><td>[^<]*</td><td>admin</td><td>127.0.0.1</td>\s*<td>key.create</td>'
-                         r'<td>([^<]+)</td>', html)
+    records = re.findall(r'<tr data-id="\d+"><td data-label="When"><time[^>]*>[^<]*</time></td>'
+                         r'<td data-label="Who">admin</td><td data-label="From">127.0.0.1</td>\s*'
+                         r'<td data-label="What">key.create</td><td data-label="Record">([^<]+)</td>', html)
     assert records == ["gate-4", "gate-3"]
     older = re.search(r'<a href="([^"]+)" rel="next">', html).group(1).replace("&amp;", "&")
     html = admin.get(older).get_data(as_text=True)
-    assert re.findall(r"<td>key.create</td><td>([^<]+)</td>", html) == ["gate-2", "gate-1"]
+    assert re.findall(r'key.create</td><td data-label="Record">([^<]+)</td>', html) == ["gate-2", "gate-1"]
     assert "key.revoke" in admin.get("/admin/audit?who=admin").get_data(as_text=True)
     assert "No entries" in admin.get("/admin/audit?since=2999-01-01").get_data(as_text=True)
     assert admin.get("/admin/audit?limit=5000").status_code == 422
