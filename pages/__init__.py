@@ -11,6 +11,7 @@ background/), so a page and an API call can never disagree.
   stock.py, documents.py, orders.py, stocktakings.py, movements.py, products.py, customers.py
                    the pages of each concern
   alerts.py (and the navigation's alert count), picking.py (pick lists), webhooks.py (/admin/webhooks)
+  reorder_levels.py  /reorder-levels: seen by all, set and removed by an admin
   admin.py         the pages under /admin/ (role admin): people, keys and pairing, the audit trail
   imports.py       /admin/import: a file's dry run, then its import; the exports of each kind
   params.py        each page's query parameters and forms, as marshmallow schemas
@@ -29,7 +30,8 @@ bp = Blueprint("pages", __name__, template_folder="templates", static_folder="st
 def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
     from pages import (admin, alerts, clock, common, customers, documents, imports, movements,  # noqa: F401
-                       orders, picking, printing, products, signin, stock, stocktakings, webhooks)
+                       orders, picking, printing, products, reorder_levels, signin, stock, stocktakings,
+                       webhooks)
 
     signin.configure(app)
     app.register_blueprint(bp)
