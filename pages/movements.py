@@ -34,7 +34,6 @@ def movements():
                            chart=monthly_chart(rows, min(first, today), today))
 
 
-
 LINE_COLUMNS = ["date", "ufid", "doc_number", "id_warehouse", "warehouse", "direction", "product_code", "name",
                 "lot", "date_exp", "amount", "unit"]
 

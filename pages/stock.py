@@ -35,5 +35,5 @@ def stock_page():
     packaging = packages.packaging_of(db.session, (row["product_code"] for row in pager.rows))
     for row in pager.rows:
         row["packages"] = packages.in_packages(row["amount_milli"], packaging.get(row["product_code"], []))
-    return render_template("stock.html", query=query, pager=pager, searched=bool(query["q"]) or
-                           query["warehouse"] is not None)
+    return render_template("stock.html", query=query, pager=pager,
+                           filtered=bool(query["q"]) or query["warehouse"] is not None)
