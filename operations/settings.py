@@ -5,6 +5,7 @@ them again: a value that does not parse must stop the start with a message namin
 the setting, never fall back to a default or read "no" as yes.
 """
 import os
+from zoneinfo import ZoneInfo, ZoneInfoNotFoundError
 
 from stock.errors import SettingError
 
@@ -52,6 +53,20 @@ def text(environ, name: str, default: str | None) -> str | None:
     return raw if raw else default
 
 
+def time_zone(environ, name: str) -> str | None:
+    """An IANA time zone name such as Europe/Ljubljana, spelt as the database spells it;
+    None (not set): the machine's own zone."""
+    raw = environ.get(name, "").strip()
+    if raw == "":
+        return None
+    try:
+        ZoneInfo(raw)
+    except (ZoneInfoNotFoundError, ValueError):  # ValueError: a path such as ../x, not a name
+        raise SettingError(f"{name}={raw!r} is not a time zone name: use an IANA name such as "
+                           f"Europe/Ljubljana or UTC (case matters).") from None
+    return raw
+
+
 def size_mm(environ, name: str, default: str, low: float = 15, high: float = 300) -> tuple[float, float]:
     """A label size "WIDTHxHEIGHT" in millimetres (decimals allowed, e.g. 101.6x152.4)."""
     raw = environ.get(name, "").strip() or default
@@ -89,6 +104,8 @@ def app_config(environ=None) -> dict:
         "EXPIRY_DAYS": number(environ, "WAREHOUSE_EXPIRY_DAYS", 30),
         # The labels of the depot's label printer (PDF pages and ZPL), width x height in mm.
         "LABEL_SIZE": size_mm(environ, "WAREHOUSE_LABEL_SIZE", "62x29"),
+        # The zone the pages show times in (stored times stay UTC, /v1 answers as the interface says).
+        "TIME_ZONE": time_zone(environ, "WAREHOUSE_TIME_ZONE"),
     }
 
 
@@ -130,6 +147,8 @@ SETTINGS = [
     ("WAREHOUSE_DEPOT_NAME", "", "Depot on <machine name>", "the name a new database's depot gets"),
     ("WAREHOUSE_LABEL_SIZE", "", "62x29", "label size, width x height in mm"),
     ("WAREHOUSE_EXPIRY_DAYS", "", "30", "lots shown as expiring (days ahead; past ones too)"),
+    ("WAREHOUSE_TIME_ZONE", "", "the machine's", "the depot's time zone, an IANA name such as Europe/Ljubljana: "
+                                                 "every time a page shows is in it"),
     ("WAREHOUSE_LOG_FILE", "", "none", "log file (rotated)"),
     ("WAREHOUSE_LOG_MAX_MB", "", "10", "log file size before it rotates (MB)"),
     ("WAREHOUSE_LOG_KEEP", "", "5", "rotated log files kept"),

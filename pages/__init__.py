@@ -6,10 +6,12 @@ same functions as the API routes (stock/, and the rooms beside it: transfer/, pr
 background/), so a page and an API call can never disagree.
 
   common.py        what every page shares: headers, error pages, paging, CSV answers
+  clock.py         times in the depot's time zone (WAREHOUSE_TIME_ZONE)
   signin.py        signing in, the session, the form token
   stock.py, documents.py, orders.py, stocktakings.py, movements.py, products.py, customers.py
                    the pages of each concern
   alerts.py (and the navigation's alert count), picking.py (pick lists), webhooks.py (/admin/webhooks)
+  reorder_levels.py  /reorder-levels: seen by all, set and removed by an admin
   admin.py         the pages under /admin/ (role admin): people, keys and pairing, the audit trail
   admin_warehouses.py, admin_backups.py, admin_depot.py   /admin/warehouses, /admin/backups, /admin/depot
                    (the depot's profile the paper prints)
@@ -29,9 +31,9 @@ bp = Blueprint("pages", __name__, template_folder="templates", static_folder="st
 
 def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
-    from pages import (admin, admin_backups, admin_depot, admin_warehouses, alerts, common,  # noqa: F401
-                       customers, documents, imports, movements, orders, picking, printing, products, signin,
-                       stock, stocktakings, webhooks)
+    from pages import (admin, admin_backups, admin_depot, admin_warehouses, alerts, clock, common,  # noqa: F401
+                       customers, documents, imports, movements, orders, picking, printing, products,
+                       reorder_levels, signin, stock, stocktakings, webhooks)
 
     signin.configure(app)
     app.register_blueprint(bp)

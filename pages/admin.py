@@ -7,14 +7,13 @@ to warehouses sees and changes only the people and keys within them (identity.ca
 asked by the rules themselves).
 """
 import json
-from datetime import datetime, time, timezone
-
 from flask import current_app, flash, g, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
 from identity import api_keys, people
 from identity.client import came_over_https
 from pages import bp
+from pages.clock import start_of_day
 from pages.params import access_form, audit_query, load_args, pairing_form, password_form, person_form
 from pages.signin import actor, admin_only, check_form_post
 from stock import audit
@@ -219,7 +218,8 @@ def admin_audit():
     """The audit trail newest first, by day, kind and name; older entries a page at a time. An admin
     limited to warehouses reads the changes within them."""
     query = load_args(audit_query, request.args)
-    since = None if query["since"] is None else datetime.combine(query["since"], time(), tzinfo=timezone.utc)
+    # A day typed on the page is the depot's day, from its midnight.
+    since = None if query["since"] is None else start_of_day(query["since"])
     entries = audit.list_entries(db.session, since=since, kind=query["kind"] or None, who=query["who"] or None,
                                  who_kind=query["who_kind"] or None, limit=query["limit"] + 1,
                                  before_id=query["before_id"], caller=g.caller)
@@ -232,11 +232,6 @@ def admin_audit():
     return render_template("admin_audit.html", query=query, entries=entries, older=older,
                            newest=url_for("pages.admin_audit", **{k: v for k, v in request.args.items()
                                                                   if k != "before_id"}))
-
-
-@bp.app_template_filter("utc")
-def utc(moment) -> str:
-    return moment.strftime("%Y-%m-%d %H:%M:%S UTC") if moment else ""
 
 
 @bp.app_template_filter("changes")

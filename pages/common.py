@@ -24,7 +24,7 @@ from transfer import exporting
 from transfer.xlsx_format import SHEET_ROWS, TooLongForASheet
 
 PER_PAGE = {"stock": 100, "documents": 25, "orders": 50, "stocktakings": 10, "products": 100,
-            "customers": 100}
+            "customers": 100, "movement_lines": 100, "reorder_levels": 100}
 STATES = {0: "closed", 1: "imported", 2: "being processed", 3: "batch exists"}
 DIRECTIONS = {"I": "goods-in", "O": "goods-out"}
 
@@ -32,6 +32,18 @@ DIRECTIONS = {"I": "goods-in", "O": "goods-out"}
 @bp.app_template_filter("amount")
 def amount(milli: int) -> str:
     return str(from_milli(milli))
+
+
+@bp.app_template_filter("packages")
+def packages_text(counted: dict | None, base_unit: str) -> str:
+    """stock/packages.py in_packages' answer as people say it: "16 crate + 3 pc" ("" for none)."""
+    if not counted:
+        return ""
+    rest = counted["rest_milli"]
+    text = f"{counted['count']} {counted['unit']}"
+    if rest:
+        text += f" {'+' if rest > 0 else '-'} {from_milli(abs(rest))} {base_unit}"
+    return text
 
 
 def warehouse_names() -> dict[int, str]:

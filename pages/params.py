@@ -11,6 +11,7 @@ from datetime import date
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from schemas.fields import printable
 from stock.errors import Invalid
 
 Page = lambda: fields.Integer(load_default=1, validate=validate.Range(min=1, max=10**6))  # noqa: E731
@@ -47,6 +48,8 @@ def _typed(kind, value):
 
 
 Warehouse = lambda: fields.Integer(load_default=None, validate=validate.Range(min=0, max=2**63 - 1))  # noqa: E731
+# One product by its exact code ("": every product).
+ProductCode = lambda: fields.String(load_default="", validate=[validate.Length(max=200), printable])  # noqa: E731
 
 
 class StockQuery(Schema):
@@ -58,19 +61,24 @@ class StockQuery(Schema):
     format = Format()
 
 
-class DocumentsQuery(Schema):
-    warehouse = Warehouse()
-    direction = fields.String(load_default="", validate=validate.OneOf(["", "I", "O"]))
+class DateRange(Schema):
+    """date_from and date_to, both optional and inclusive, in order."""
+
     date_from = fields.Date(load_default=None)
     date_to = fields.Date(load_default=None)
-    after = Keyset(int)
-    page = Page()
-    format = Format()
 
     @validates_schema
     def range_in_order(self, data, **kwargs):
         if data.get("date_from") and data.get("date_to") and data["date_from"] > data["date_to"]:
             raise ValidationError("Must not be after date_to.", "date_from")
+
+
+class DocumentsQuery(DateRange):
+    warehouse = Warehouse()
+    direction = fields.String(load_default="", validate=validate.OneOf(["", "I", "O"]))
+    after = Keyset(int)
+    page = Page()
+    format = Format()
 
 
 class OrdersQuery(Schema):
@@ -107,6 +115,21 @@ class StocktakingsQuery(Schema):
 class MovementsQuery(Schema):
     date_from = fields.Date(load_default=None)
     format = Format()
+
+
+class MovementLinesQuery(DateRange):
+    warehouse = Warehouse()
+    product = ProductCode()
+    after = Keyset(date, int, int)  # the (date, document, line) of the last line shown
+    page = Page()
+    format = Format()
+
+
+class ReorderLevelsQuery(Schema):
+    warehouse = Warehouse()
+    product = ProductCode()
+    after = Keyset(int, str)  # the (warehouse, product) of the last level shown
+    page = Page()
 
 
 class WarehouseList(fields.Field):
@@ -195,6 +218,8 @@ products_query = ProductsQuery()
 customers_query = CustomersQuery()
 stocktakings_query = StocktakingsQuery()
 movements_query = MovementsQuery()
+movement_lines_query = MovementLinesQuery()
+reorder_levels_query = ReorderLevelsQuery()
 alerts_query = AlertsQuery()
 pick_list_query = PickListQuery()
 webhooks_query = WebhooksQuery()

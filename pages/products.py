@@ -16,7 +16,7 @@ from pages.common import PER_PAGE, Pager, csv_response, field_errors, page_actor
 from pages.params import load_args, products_query
 from pages.signin import check_form_post, signed_in
 from schemas import product_schema, product_update_schema
-from stock import catalog, product_card
+from stock import catalog, packages, product_card, reorder
 from stock.errors import ServiceError
 from stock.quantities import from_milli
 from storage.db import db
@@ -119,10 +119,14 @@ def product(product_code):
     today = date.today()
     months = months_between(months_back(today, STOCK_MONTHS - 1), today)
     history = product_card.month_end_stock(db.session, g.caller, product_code, months, today)
+    stock = product_card.stock_by_lot(db.session, g.caller, product_code)
+    for row in stock:
+        row["packages"] = packages.in_packages(row["amount_milli"], found["packaging"])
+    seen = None if g.caller.warehouses is None else sorted(g.caller.warehouses)
     return render_template(
-        "product.html", product=found, packaging_text=packaging_text(found["packaging"]),
-        stock=product_card.stock_by_lot(db.session, g.caller, product_code),
+        "product.html", product=found, packaging_text=packaging_text(found["packaging"]), stock=stock,
         movements=product_card.last_movements(db.session, g.caller, product_code),
+        levels=reorder.list_reorder_levels(db.session, seen, product_code=product_code),
         history=history, chart=stock_chart(history, found["base_unit"]))
 
 

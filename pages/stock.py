@@ -5,7 +5,7 @@ from pages import bp
 from pages.common import PER_PAGE, Pager, csv_response, warehouse_name, warehouses
 from pages.params import load_args, stock_query
 from pages.signin import signed_in
-from stock import reports
+from stock import packages, reports
 from stock.errors import Invalid
 from stock.quantities import from_milli
 from storage.db import db
@@ -33,4 +33,9 @@ def stock_page():
     # A row's place in the list: by warehouse, product and (but at level 0, one row a product) lot.
     place = (lambda row: (row["id_warehouse"], row["product_code"])) if query["level"] == 0 else \
         (lambda row: (row["id_warehouse"], row["product_code"], row["lot"]))
-    return render_template("stock.html", query=query, pager=Pager(query, size, rows, total, place))
+    pager = Pager(query, size, rows, total, place)
+    packaging = packages.packaging_of(db.session, (row["product_code"] for row in pager.rows))
+    for row in pager.rows:
+        row["packages"] = packages.in_packages(row["amount_milli"], packaging.get(row["product_code"], []))
+    return render_template("stock.html", query=query, pager=pager,
+                           filtered=bool(query["q"]) or query["warehouse"] is not None)

@@ -9,7 +9,8 @@ what that is not a booking); stock that warns (DESIGN section 20): reorder.py (r
 levels), alerts.py (low stock, expiring lots, and their events), picking.py (pick lists),
 outbox.py (events written with their cause), webhooks.py (who is told); the read side: records.py (batches and
 warehouse documents by number and filter), reports.py (inventory, movements,
-stocktakings, overviews, the balance check); and what every layer shares:
+stocktakings, overviews, the balance check), packages.py (stock counted in packaging
+units); and what every layer shares:
 quantities.py (amounts in thousandths) and errors.py (the named errors).
 
 Every rule is given an identity.caller.Caller (a key or a person: its role and warehouses);

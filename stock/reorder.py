@@ -5,24 +5,53 @@ Rows come in plain, as the API's schema or an import file's reader makes them:
 collected for every row before anything changes, so that an import can name every bad line.
 `min` 0 removes a level. Each change is a row of the audit trail (`reorder.set`, `reorder.remove`).
 """
-from sqlalchemy import select
+from sqlalchemy import func, select, tuple_
 
 from identity.caller import Caller
-from models import Product, ReorderLevel, Warehouse
+from models import Balance, Product, ReorderLevel, Warehouse
 from stock.audit import Actor, record
 from stock.errors import Invalid
 from stock.quantities import from_milli
 from storage.db import writing
 
 
-def list_reorder_levels(session, warehouses: list[int] | None = None) -> list[dict]:
-    """Every level, by warehouse then product; `warehouses` None means all."""
-    query = (select(ReorderLevel.id_warehouse, ReorderLevel.product_code, ReorderLevel.min_amount_milli,
-                    ReorderLevel.target_amount_milli)
-             .order_by(ReorderLevel.id_warehouse, ReorderLevel.product_code))
+def list_reorder_levels(session, warehouses: list[int] | None = None, product_code: str | None = None) -> list[dict]:
+    """Every level (of one product, if given), by warehouse then product; `warehouses` None means all."""
+    query = _levels(select(ReorderLevel.id_warehouse, ReorderLevel.product_code, ReorderLevel.min_amount_milli,
+                           ReorderLevel.target_amount_milli), warehouses, product_code)
+    return [dict(row._mapping) for row in session.execute(query.order_by(ReorderLevel.id_warehouse,
+                                                                          ReorderLevel.product_code))]
+
+
+def reorder_levels_with_stock(session, warehouses: list[int] | None, product_code: str | None = None,
+                              after: tuple | None = None, limit: int | None = None) -> list[dict]:
+    """The levels as the office reads them: each with the product's name and its stock in the
+    warehouse now, by warehouse then product; `after` (the (id_warehouse, product_code) of the
+    last row of the page before) and `limit` page them along the levels' primary key."""
+    stock = (select(func.coalesce(func.sum(Balance.amount_milli), 0))
+             .where(Balance.id_warehouse == ReorderLevel.id_warehouse, Balance.product_code == ReorderLevel.product_code)
+             .scalar_subquery())
+    query = _levels(select(ReorderLevel.id_warehouse, ReorderLevel.product_code, ReorderLevel.min_amount_milli,
+                           ReorderLevel.target_amount_milli, Product.name, Product.base_unit,
+                           stock.label("amount_milli"))
+                    .join(Product, Product.product_code == ReorderLevel.product_code), warehouses, product_code)
+    if after is not None:
+        query = query.where(tuple_(ReorderLevel.id_warehouse, ReorderLevel.product_code) > tuple_(*after))
+    query = query.order_by(ReorderLevel.id_warehouse, ReorderLevel.product_code).limit(limit)
+    return [{**row._mapping, "amount_milli": int(row.amount_milli)} for row in session.execute(query)]
+
+
+def count_reorder_levels(session, warehouses: list[int] | None, product_code: str | None = None) -> int:
+    """How many levels reorder_levels_with_stock gives in all its pages."""
+    return session.scalar(_levels(select(func.count()).select_from(ReorderLevel), warehouses, product_code))
+
+
+def _levels(query, warehouses: list[int] | None, product_code: str | None):
     if warehouses is not None:
         query = query.where(ReorderLevel.id_warehouse.in_(warehouses))
-    return [dict(row._mapping) for row in session.execute(query)]
+    if product_code:
+        query = query.where(ReorderLevel.product_code == product_code)
+    return query
 
 
 def reorder_level_problems(session, rows: list[dict]) -> dict[int, dict[str, list[str]]]:

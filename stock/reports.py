@@ -8,7 +8,7 @@ from collections import defaultdict
 from datetime import date
 from itertools import groupby
 
-from sqlalchemy import case, func, or_, select, tuple_, union
+from sqlalchemy import case, func, or_, select, tuple_, union, union_all
 from sqlalchemy.orm import aliased
 
 from identity.caller import Caller
@@ -142,6 +142,87 @@ def movements(session, caller: Caller, filters: dict) -> list[dict]:
     if filters.get("level", -1) in (0, 1):
         query = query.where(Product.lot_level == filters["level"])
     return [dict(row._mapping) for row in session.execute(query.order_by(WarehouseDocument.doc_number, item.item_number))]
+
+
+def movement_lines(session, caller: Caller, filters: dict, after: tuple | None = None,
+                   limit: int | None = None) -> list[dict]:
+    """Movement lines newest first (goods-out negative): by business date, document and line, backwards.
+
+    `filters`: id_warehouses, product_code, date_from, date_to (each may be absent). `after` (the
+    (date, document id, line) of the last row of the page before) and `limit` page them by
+    keyset: a booking that arrives meanwhile takes a place of its own in the order, so no line
+    is shown twice or skipped, and a late page costs what the first does. The lines come along
+    ix_movements_warehouse_date for one warehouse and ix_movements_date across them, read
+    backwards; one product's along ix_movements_product, sorted, as they are few. For someone
+    limited to several warehouses each warehouse's page is read along its own range and the
+    pages merged: SQLite would otherwise sort every line of those warehouses for each page
+    (500 ms on a depot of a million lines, against 2 ms).
+    """
+    return [dict(row._mapping) for row in session.execute(_lines_page(caller, filters, after, limit))]
+
+
+def every_movement_line(session, caller: Caller, filters: dict):
+    """All of movement_lines' rows, for a download of any length: read a thousand at a time (a
+    server-side cursor on PostgreSQL) while they are written out, never held all at once. For
+    someone limited to several warehouses the database sorts their lines first."""
+    yield from session.execute(_movement_lines(caller, filters).execution_options(yield_per=1000))
+
+
+def count_movement_lines(session, caller: Caller, filters: dict) -> int:
+    """How many lines movement_lines gives in all its pages."""
+    return session.scalar(_lines_within(caller, filters, func.count()).select_from(WarehouseDocumentItem))
+
+
+def _lines_page(caller: Caller, filters: dict, after: tuple | None, limit: int | None):
+    warehouses = caller.narrow(filters.get("id_warehouses") or [])
+    if limit is None or filters.get("product_code") or warehouses is None or len(warehouses) < 2:
+        return _lines_after(_movement_lines(caller, filters), after).limit(limit)
+    pages = [_lines_after(_movement_lines(caller, {**filters, "id_warehouses": [warehouse]}), after)
+             .limit(limit).subquery() for warehouse in warehouses]
+    merged = union_all(*(select(page) for page in pages)).subquery()
+    return select(merged).order_by(merged.c.date.desc(), merged.c.document_id.desc(),
+                                   merged.c.item_number.desc()).limit(limit)
+
+
+def _movement_lines(caller: Caller, filters: dict):
+    item = WarehouseDocumentItem
+    signed = case((item.direction == "O", -item.amount_base_milli), else_=item.amount_base_milli)
+    return (_lines_within(caller, filters, item.date, item.document_id, item.item_number,
+                          WarehouseDocument.doc_number, WarehouseDocument.ufid, item.id_warehouse,
+                          item.direction, item.product_code, item.name, item.lot, item.date_exp,
+                          signed.label("amount_milli"), Product.base_unit.label("unit"))
+            .join(WarehouseDocument, WarehouseDocument.id == item.document_id)
+            .join(Product, Product.product_code == item.product_code)
+            .order_by(item.date.desc(), item.document_id.desc(), item.item_number.desc()))
+
+
+def _lines_after(query, after: tuple | None):
+    """Only the lines after this place in the newest-first order."""
+    if after is None:
+        return query
+    item = WarehouseDocumentItem
+    return query.where(tuple_(item.date, item.document_id, item.item_number) < tuple_(*after))
+
+
+def _lines_within(caller: Caller, filters: dict, *columns):
+    """The movement lines of the filter (and the caller's warehouses), as `columns`."""
+    item = WarehouseDocumentItem
+    query = select(*columns)
+    warehouse = item.id_warehouse
+    if filters.get("product_code"):
+        query = query.where(item.product_code == filters["product_code"])
+        # One product's lines are few beside a warehouse's, but SQLite (no statistics) would walk
+        # the warehouse's range of ix_movements_warehouse_date for them (78 ms against 6 on a depot
+        # of a million lines): the warehouse is compared as an expression that no index holds.
+        warehouse = item.id_warehouse + 0
+    warehouses = caller.narrow(filters.get("id_warehouses") or [])
+    if warehouses is not None:
+        query = query.where(warehouse.in_(warehouses))
+    if filters.get("date_from"):
+        query = query.where(item.date >= filters["date_from"])
+    if filters.get("date_to"):
+        query = query.where(item.date <= filters["date_to"])
+    return query
 
 
 # --- overviews ------------------------------------------------------------------------------

@@ -222,21 +222,24 @@ def first_link(response) -> str:
 
 def stock_rows(response) -> list[list[str]]:
     html = response.get_data(as_text=True)
+    if 'id="stock"' not in html:  # no table: the page says what to do instead
+        return []
     body = html[html.index("<tbody>"):html.index("</tbody>")]
     return [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)
             if 'class="empty"' not in row]
 
 
 def test_stock_shows_each_product_at_its_own_level(depot, office):
-    # Warehouses by name (DESIGN 17): 1 is "Main", 2 the tests' "Warehouse 2".
+    # Warehouses by name (DESIGN 17): 1 is "Main", 2 the tests' "Warehouse 2". The amount before
+    # the long texts, so that a phone shows it; none of these products has packaging.
     assert stock_rows(office.get("/")) == [
-        ["Main", "CHEESE", "Edam cheese", "L1", "2.5", "kg"], ["Main", "CHEESE", "Edam cheese", "L2", "3", "kg"],
-        ["Main", "MILK-1L", "Milk 1 l", "", "45", "pc"], ["Main", "SOAP", "Liquid soap", "", "6", "pc"],
-        ["Warehouse 2", "SOAP", "Liquid soap", "", "7", "pc"]]
+        ["Main", "CHEESE", "2.5", "kg", "", "L1", "Edam cheese"], ["Main", "CHEESE", "3", "kg", "", "L2", "Edam cheese"],
+        ["Main", "MILK-1L", "45", "pc", "", "", "Milk 1 l"], ["Main", "SOAP", "6", "pc", "", "", "Liquid soap"],
+        ["Warehouse 2", "SOAP", "7", "pc", "", "", "Liquid soap"]]
 
 
 def test_stock_level_switch_and_warehouse(depot, office):
-    assert stock_rows(office.get("/?level=0&warehouse=1"))[0] == ["Main", "CHEESE", "Edam cheese", "", "5.5", "kg"]
+    assert stock_rows(office.get("/?level=0&warehouse=1"))[0] == ["Main", "CHEESE", "5.5", "kg", "", "", "Edam cheese"]
     assert [row[:2] for row in stock_rows(office.get("/?warehouse=2"))] == [["Warehouse 2", "SOAP"]]
 
 
@@ -496,6 +499,60 @@ def test_movements_chart_draws_the_monthly_overview(depot, office, api):
 def test_movements_from_a_date_and_at_most_ten_years(depot, office):
     assert len(chart_bars(office.get(f"/movements?date_from={day(40)}").get_data(as_text=True))) in (4, 6)
     assert office.get("/movements?date_from=2001-01-01").status_code == 422
+
+
+# --- empty lists say what to do next -------------------------------------------------------
+
+def empty_state(response) -> str:
+    """The page's text that says why its list is empty, with its links' addresses kept."""
+    assert response.status_code == 200, response.get_data(as_text=True)
+    found = re.search(r'class="empty"[^>]*>(.*?)</(?:p|td)>', response.get_data(as_text=True), re.S)
+    text = re.sub(r"<[^>]+>", "", re.sub(r'<a href="([^"]+)">', r"[\1] ", found.group(1)))
+    return " ".join(html_lib.unescape(text).split())
+
+
+@pytest.mark.parametrize("path, says", [
+    ("/", ["No stock yet:", "[/products] Products", "[/admin/import] import a product list"]),
+    ("/products", ["No products yet:", "[/products/new] add one", "[/admin/import] import a list"]),
+    ("/customers", ["No customers yet:", "[/customers/new] add one", "[/admin/import] import a list"]),
+    ("/orders", ["No open orders:", "POST /v1/documents/", "[/admin/import] Import", "state 0"]),
+    ("/stocktakings", ["No stocktakings yet: a scanner counts a warehouse with a batch of type V"]),
+    ("/documents", ["choose an earlier From date", "each time a scanner books goods in or out"]),
+    ("/movements", ["choose an earlier From date", "[/movements/lines] Movement lines"]),
+    ("/movements/lines", ["No movements yet:"]),
+    ("/reorder-levels", ["No reorder levels yet: set one with the form below", "[/admin/import] Import"]),
+    ("/admin/webhooks", ["No webhooks yet: add one with POST /v1/webhooks/"]),
+])
+def test_each_empty_list_says_what_to_do_next_with_its_links(admin, path, says):
+    text = empty_state(admin.get(path))
+    assert all(part in text for part in says), text
+
+
+@pytest.mark.parametrize("path, says", [
+    ("/?q=nothing-like-it", ["No stock matches:", "[/] show all stock"]),
+    ("/products?q=nothing-like-it", ["No product matches “nothing-like-it”", "[/products] show every product"]),
+    ("/customers?q=nothing-like-it", ["No customer matches “nothing-like-it”", "[/customers] show every customer"]),
+    ("/orders?state=0", ["No orders match:", "[/orders] show every open order"]),
+    ("/documents?direction=O&date_from=2000-01-01&date_to=2000-01-02",
+     ["No documents from 2000-01-01 to 2000-01-02 of this warehouse and direction",
+      "[/documents?date_from=2000-01-01&date_to=2000-01-02] every warehouse and direction"]),
+    ("/admin/audit?who=nobody", ["No entries match:", "[/admin/audit] clear the filters"]),
+])
+def test_a_filter_that_matches_nothing_says_how_to_widen_it(depot, admin, path, says):
+    text = empty_state(admin.get(path))
+    assert all(part in text for part in says), text
+
+
+def test_a_reader_is_not_offered_what_only_an_admin_may_do(office):
+    for path in ("/", "/products", "/customers", "/orders", "/reorder-levels"):
+        assert "/admin/import" not in empty_state(office.get(path)), path
+    assert "an admin adds them here or imports a list" in empty_state(office.get("/products"))
+
+
+def test_the_product_list_offers_a_new_product_and_an_import_to_an_admin(admin):
+    page = admin.get("/products").get_data(as_text=True)
+    assert '<a class="button" href="/products/new">New product</a>' in page
+    assert '<a class="button secondary" href="/admin/import">Import a list</a>' in page
 
 
 # --- an unknown page ------------------------------------------------------------------------

@@ -185,12 +185,13 @@ def test_the_audit_page_filters_and_pages_as_the_api_does(admin, session, api):
         api.post("/v1/keys/", {"name": f"gate-{n}", "role": "scan"})
     api.delete("/v1/keys/gate-0")
     html = admin.get("/admin/audit?kind=key.create&limit=2").get_data(as_text=True)
-    records = re.findall(r'<tr data-id="\d+"><td>[^<]*</td><td>admin</td><td>key</td><td>127.0.0.1</td>\s*'
-                         r'<td>key.create</td><td>([^<]+)</td>', html)
+    records = re.findall(r'<tr data-id="\d+"><td data-label="When"><time[^>]*>[^<]*</time></td>'
+                         r'<td data-label="Who">admin</td><td data-label="As">key</td><td data-label="From">127.0.0.1</td>\s*'
+                         r'<td data-label="What">key.create</td><td data-label="Record">([^<]+)</td>', html)
     assert records == ["gate-4", "gate-3"]
     older = re.search(r'<a href="([^"]+)" rel="next">', html).group(1).replace("&amp;", "&")
     html = admin.get(older).get_data(as_text=True)
-    assert re.findall(r"<td>key.create</td><td>([^<]+)</td>", html) == ["gate-2", "gate-1"]
+    assert re.findall(r'key.create</td><td data-label="Record">([^<]+)</td>', html) == ["gate-2", "gate-1"]
     assert "key.revoke" in admin.get("/admin/audit?who=admin").get_data(as_text=True)
     assert "No entries" in admin.get("/admin/audit?since=2999-01-01").get_data(as_text=True)
     assert admin.get("/admin/audit?limit=5000").status_code == 422
@@ -280,9 +281,9 @@ def test_a_limited_admin_pairs_no_key_that_reaches_further_nor_revokes_one(admin
 def test_the_audit_page_of_a_limited_admin_shows_its_warehouses_only(admin, admin_w1_page, person, session):
     person("anna_w1", [1], role="read")
     person("ben_w2", [2], role="read")
-    shown = re.findall(r"<td>user.create</td><td>([^<]+)</td>", admin_w1_page.get("/admin/audit").get_data(as_text=True))
+    shown = re.findall(r'<td data-label="What">user.create</td><td data-label="Record">([^<]+)</td>', admin_w1_page.get("/admin/audit").get_data(as_text=True))
     assert shown == ["anna_w1", "chief_w1"]
-    shown = re.findall(r"<td>user.create</td><td>([^<]+)</td>", admin.get("/admin/audit").get_data(as_text=True))
+    shown = re.findall(r'<td data-label="What">user.create</td><td data-label="Record">([^<]+)</td>', admin.get("/admin/audit").get_data(as_text=True))
     assert shown == ["ben_w2", "anna_w1", "chief_w1", "boss"]
 
 

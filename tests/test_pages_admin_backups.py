@@ -91,7 +91,7 @@ def test_every_kind_kept_is_listed_newest_first_with_size_and_time(admin, app, f
     assert listed[0][0] == "manual" and listed[1:] == expected
     size = os.path.getsize(automatic)
     row = re.search(r'<tr data-kind="automatic".*?</tr>', html, re.S).group(0)
-    assert re.search(r'<td data-label="Written">\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} UTC</td>', row)
+    assert re.search(r'<td data-label="Written"><time datetime="[^"]+">\d{4}-\d{2}-\d{2} \d{2}:\d{2} [^<]+</time></td>', row)
     assert f'<td data-label="Size" class="num">{size / 1000:.1f} kB</td>' in row
 
 

@@ -195,7 +195,7 @@ def test_a_person_limited_to_warehouses_ticked_by_name(admin, api, app, session)
     assert response.status_code == 302
     assert [p["warehouses"] for p in people.list_people(session) if p["name"] == "anna"] == [[1, 12]]
     row = re.search(r'<tr data-name="anna">.*?</tr>', admin.get("/admin/people").get_data(as_text=True), re.S).group(0)
-    assert "<td>Main, Cold store</td>" in row
+    assert '<td data-label="Warehouses">Main, Cold store</td>' in row
     assert sign_in(app.test_client(), "anna").status_code == 302
 
 
@@ -205,7 +205,7 @@ def test_a_key_limited_to_warehouses_ticked_by_name(admin, session):
     assert response.status_code == 200
     assert "<dd>Warehouse 2</dd>" in response.get_data(as_text=True)
     assert [k.warehouses for k in api_keys.list_keys(session)] == ["2"]
-    assert "<td>Warehouse 2</td>" in admin.get("/admin/keys").get_data(as_text=True)
+    assert '<td data-label="Warehouses">Warehouse 2</td>' in admin.get("/admin/keys").get_data(as_text=True)
 
 
 @pytest.mark.parametrize("form, field, says", [

@@ -36,6 +36,9 @@ def test_the_alerts_page_and_its_count_in_the_navigation(page, warned, width, tm
     sign_in(page, password)
     total = len(found["low_stock"]) + len(found["expiring"])
     assert len(found["low_stock"]) >= 2
+    if width == 390:  # on a phone the count stands on the menu button, the link inside the menu
+        expect(page.locator("#menu-alerts")).to_have_text(str(total))
+        page.locator("details.menu > summary").click()
     count = page.locator("#nav-alerts .alert-count")
     expect(count).to_have_text(str(total))
     expect(count).to_be_visible()
@@ -57,6 +60,8 @@ def test_the_alerts_page_and_its_count_in_the_navigation(page, warned, width, tm
         assert first.locator("td").first.evaluate("td => getComputedStyle(td, '::before').content") == '"Warehouse"'
     for other in ("/", "/orders"):
         page.goto(page.base + other)
+        if width == 390:
+            page.locator("details.menu > summary").click()
         expect(page.locator("#nav-alerts .alert-count")).to_have_text(str(total))
         # The navigation with its count fits the width (the other pages' tables are theirs to fit).
         assert page.locator("header").evaluate("h => h.scrollWidth - h.clientWidth") <= 0

@@ -95,6 +95,16 @@ def sign_in(page, password, name=OFFICE_PERSON):
     expect(page.get_by_role("heading", level=1)).to_have_text("Stock")
 
 
+def nav_link(page, name: str):
+    """A link of the navigation, the menu opened first where it is folded (on a phone)."""
+    # Whether the menu is folded is the stylesheet's to say: until the page has loaded it, the
+    # button shows as a plain <details> would, on any screen.
+    page.wait_for_load_state("load")
+    if page.locator("details.menu > summary").is_visible() and page.locator("details.menu[open]").count() == 0:
+        page.locator("details.menu > summary").click()
+    return page.locator("header").get_by_role("link", name=name, exact=True)
+
+
 def keep_screenshot(path, name: str) -> None:
     folder = os.environ.get("WAREHOUSE_SCREENSHOTS")
     if folder:
@@ -136,7 +146,7 @@ def test_office_signs_in_visits_every_page_filters_downloads_and_sees_the_chart(
     assert shown and set(shown) == {names[2]}
 
     for name in ("Documents", "Orders", "Stocktakings", "Movements"):
-        page.get_by_role("link", name=name, exact=True).click()
+        nav_link(page, name).click()
         expect(page.get_by_role("heading", level=1)).to_have_text(name)
 
     bars = page.locator("svg#chart rect.bar")
@@ -225,10 +235,10 @@ def test_a_long_list_pages_by_its_next_link_with_the_total_shown(page, demo_depo
 
 def test_a_disabled_person_is_signed_out_at_their_next_page(page, demo_depot, session):
     sign_in(page, demo_depot[1])
-    page.get_by_role("link", name="Orders", exact=True).click()
+    nav_link(page, "Orders").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Orders")
     people.disable_person(session, cli_actor(), OFFICE_PERSON)
-    page.get_by_role("link", name="Stocktakings", exact=True).click()
+    nav_link(page, "Stocktakings").click()
     expect(page).to_have_url(re.compile(r"/login\?next=/stocktakings"))
     page.get_by_label("Name").fill(OFFICE_PERSON)
     page.get_by_label("Password").fill(demo_depot[1])
@@ -347,7 +357,7 @@ def test_a_product_with_packaging_is_created_on_the_page_and_found_by_its_packag
         page, demo_depot, session, size):
     sign_in_as_admin(page, session)
     page.set_viewport_size(size)
-    page.get_by_role("link", name="Products", exact=True).click()
+    nav_link(page, "Products").click()
     page.get_by_role("link", name="New product").click()
     page.get_by_label("Code", exact=True).fill("KEFIR-05")
     page.get_by_label("Name", exact=True).fill("Kefir 0.5 l")
@@ -369,7 +379,7 @@ def test_a_product_with_packaging_is_created_on_the_page_and_found_by_its_packag
     expect(page.get_by_role("heading", level=1)).to_have_text("KEFIR-05")
     expect(page.locator("dl.facts")).to_contain_text("crate = 20 pc (8590000000024)")
 
-    page.get_by_role("link", name="Products", exact=True).click()
+    nav_link(page, "Products").click()
     page.get_by_role("searchbox", name="Search").fill("8590000000024")
     page.get_by_role("button", name="Show").click()
     found = page.locator("#products tbody tr")
@@ -448,7 +458,7 @@ def test_an_admin_pairs_a_scanner_whose_qr_code_holds_the_address_and_key(browse
         tab = context.new_page()
         tab.base = base
         sign_in(tab, PASSWORD, "anna")
-        tab.get_by_role("link", name="Keys", exact=True).click()
+        nav_link(tab, "Keys").click()
         expect(tab.get_by_role("heading", level=1)).to_have_text("Keys")
         tab.get_by_label("Device name").fill("scanner-gate-2")
         tab.get_by_label("Main", exact=True).check()  # warehouses are ticked by name
@@ -485,7 +495,7 @@ def test_an_admin_pairs_a_scanner_whose_qr_code_holds_the_address_and_key(browse
         assert key not in tab.content()
 
         # A person, from the people page.
-        tab.get_by_role("link", name="People", exact=True).click()
+        nav_link(tab, "People").click()
         form = tab.locator("#add-person")
         form.get_by_label("Name").fill("ben")
         form.get_by_label("Role").select_option("read")
@@ -499,7 +509,7 @@ def test_an_admin_pairs_a_scanner_whose_qr_code_holds_the_address_and_key(browse
             keep_screenshot(shot, "admin-people.png")
 
         # The trail shows both, newest first, with who and from where.
-        tab.get_by_role("link", name="Audit", exact=True).click()
+        nav_link(tab, "Audit").click()
         expect(tab.get_by_role("heading", level=1)).to_have_text("Audit trail")
         rows = tab.locator("#audit tbody tr")
         expect(rows.first).to_contain_text("user.create")
@@ -538,7 +548,7 @@ CORRECTED = WITH_ERROR.replace("NEW-2,,pc", "NEW-2,Spelt flour 1 kg,pc").replace
 def test_an_error_beside_its_row_then_the_corrected_file_applied(page, session, tmp_path, width, height):
     page.set_viewport_size({"width": width, "height": height})
     sign_in_as_admin(page, session)
-    page.get_by_role("link", name="Import", exact=True).click()
+    nav_link(page, "Import").click()
     expect(page.get_by_role("heading", level=1)).to_have_text("Import")
 
     bad = tmp_path / "products.csv"

@@ -55,9 +55,13 @@ def test_an_orders_page_shows_lines_deliveries_and_who_holds_it(shop, office, ap
     assert api_as("scan").get("/v1/documents/acquire/SO-1").status_code == 200
     html = office.get("/orders/SO-1").get_data(as_text=True)
     assert re.search(r'id="order-state" data-state="2"', html)
-    assert re.search(r'id="order-lock">scan since \d{4}-\d\d-\d\d \d\d:\d\d UTC<', html)
+    # In the depot's zone (tests/test_pages_time_zone.py), the UTC moment beside it.
+    assert re.search(r'id="order-lock">scan since <time datetime="\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ">'
+                     r'\d{4}-\d\d-\d\d \d\d:\d\d [^<]+</time><', html)
     lines = html[html.index('id="order-lines"'):html.index('id="order-documents"')]
     assert re.findall(r'<td class="num[^"]*">([^<]*)</td>', lines) == ["8", "3", "1", "0"]
+    # The amounts before the long texts, so that a phone shows them.
+    assert re.findall(r"<th[^>]*>([^<]*)</th>", lines)[:4] == ["#", "Product", "Ordered", "Delivered"]
     assert re.search(r"<td>O-\d{4}-\d+</td>", html[html.index('id="order-documents"'):])
     # A read key sees no buttons.
     assert "Release the lock" not in html and "Close the order" not in html
@@ -89,7 +93,7 @@ def test_an_admin_closes_an_order_with_a_reason(shop, admin, api, session):
     assert response.status_code == 303
     assert api.get("/v1/documents/SO-1").json["item"]["state"] == 0
     html = admin.get("/orders/SO-1").get_data(as_text=True)
-    assert re.search(r'id="order-closing">by admin on [^:]+:\d\d UTC: Shop closed for good<', html)
+    assert re.search(r'id="order-closing">by admin on <time datetime="[^"]+Z">[^<]+</time>: Shop closed for good<', html)
     assert "Close the order" not in html
     again = admin.post("/orders/close/SO-1", data={"token": token, "reason": "again"})
     assert again.status_code == 409 and "closed already" in again.get_data(as_text=True)

@@ -17,6 +17,7 @@ from storage.db import writing
 
 EVERYWHERE = Caller(1, "test", "admin", None)
 ONLY_W1 = Caller(2, "test_w1", "read", frozenset({1}))
+W1_AND_W2 = Caller(3, "test_w12", "read", frozenset({1, 2}))
 
 
 class Book:
@@ -180,6 +181,110 @@ def test_movements_take_one_statement(book, session):
     with statements(session) as seen:
         assert len(reports.movements(session, EVERYWHERE, {"level": 1})) == 4
     assert len([s for s, _ in seen if s.lstrip().upper().startswith("SELECT")]) == 1
+
+
+# --- movement lines (the page's list) -------------------------------------------------------
+
+def line_keys(rows) -> list[tuple]:
+    return [(r["date"].isoformat(), r["doc_number"], r["item_number"], r["id_warehouse"], r["product_code"],
+             r["amount_milli"]) for r in rows]
+
+
+@pytest.fixture
+def history(book):
+    """Lines in three warehouses over three days, booked out of date order."""
+    book.receive(("P1", 5), ("L1", 2, "A"), day="2026-03-02")
+    book.receive(("P1", 7), day="2026-03-01", warehouse=2)
+    book.ship(("P1", 1), day="2026-03-03")
+    book.receive(("L1", 4, "B"), day="2026-03-02", warehouse=3)
+    book.ship(("P1", "0.5"), day="2026-03-01", warehouse=2)
+    return book
+
+
+def test_movement_lines_newest_first_signed_with_their_document(history, session):
+    assert line_keys(reports.movement_lines(session, EVERYWHERE, {}, limit=100)) == [
+        ("2026-03-03", 3, 1, 1, "P1", -1000),
+        ("2026-03-02", 4, 1, 3, "L1", 4000), ("2026-03-02", 1, 2, 1, "L1", 2000), ("2026-03-02", 1, 1, 1, "P1", 5000),
+        ("2026-03-01", 5, 1, 2, "P1", -500), ("2026-03-01", 2, 1, 2, "P1", 7000)]
+    first = reports.movement_lines(session, EVERYWHERE, {}, limit=1)[0]
+    assert (first["ufid"], first["direction"], first["unit"], first["lot"]) == ("O-2026-000001", "O", "pc", "")
+
+
+@pytest.mark.parametrize("filters, expected", [
+    ({"id_warehouses": [2]}, [5, 2]),
+    ({"product_code": "L1"}, [4, 1]),
+    ({"product_code": "P1", "id_warehouses": [1]}, [3, 1]),
+    ({"date_from": date(2026, 3, 2), "date_to": date(2026, 3, 2)}, [4, 1, 1]),
+    ({"product_code": "P1", "date_to": date(2026, 3, 1)}, [5, 2]),
+    ({"id_warehouses": [9]}, []),
+])
+def test_movement_lines_filter_by_warehouse_product_and_dates(history, session, filters, expected):
+    assert [r["doc_number"] for r in reports.movement_lines(session, EVERYWHERE, filters, limit=100)] == expected
+    assert reports.count_movement_lines(session, EVERYWHERE, filters) == len(expected)
+    assert [r.doc_number for r in reports.every_movement_line(session, EVERYWHERE, filters)] == expected
+
+
+@pytest.mark.parametrize("caller, filters", [(EVERYWHERE, {}), (W1_AND_W2, {}), (ONLY_W1, {}),
+                                             (W1_AND_W2, {"id_warehouses": [2]}), (EVERYWHERE, {"product_code": "P1"})])
+def test_movement_lines_page_by_keyset_to_the_same_rows_as_one_read(history, session, caller, filters):
+    whole = line_keys(reports.movement_lines(session, caller, filters, limit=100))
+    pages, after = [], None
+    for _ in range(10):  # bounded: six lines at most, two a page
+        page = reports.movement_lines(session, caller, filters, after=after, limit=2)
+        if not page:
+            break
+        pages += line_keys(page)
+        after = (page[-1]["date"], page[-1]["document_id"], page[-1]["item_number"])
+    assert pages == whole and len(whole) == reports.count_movement_lines(session, caller, filters)
+    assert {key[3] for key in whole} <= (caller.warehouses or {1, 2, 3})
+
+
+def test_a_booking_that_arrives_between_pages_is_neither_shown_twice_nor_skips_a_line(history, session):
+    first = reports.movement_lines(session, EVERYWHERE, {}, limit=3)
+    history.receive(("P1", 9), day="2026-03-04")  # newest: before the first page
+    history.receive(("P1", 8), day="2026-03-01")  # within the pages still to come
+    after = (first[-1]["date"], first[-1]["document_id"], first[-1]["item_number"])
+    rest = reports.movement_lines(session, EVERYWHERE, {}, after=after, limit=100)
+    shown = line_keys(first) + line_keys(rest)
+    assert len(set(shown)) == len(shown)
+    assert [key[1] for key in shown] == [3, 4, 1, 1, 7, 5, 2]  # every line booked before, and the late one in place
+
+
+def movement_lines_plan(session, caller, filters) -> str:
+    """The database's plan of the page's query. PostgreSQL plans by its statistics, and on a few
+    rows would rightly scan the table: it is asked to plan as if scanning were the dear way (on
+    these few rows it may still sort what an index found; the five-year depot's plans are in
+    docs/performance-growth.md)."""
+    connection = session.connection()
+    query = reports._lines_page(caller, filters, (date(2026, 3, 2), 1, 1), 101)
+    sql = str(query.compile(connection, compile_kwargs={"literal_binds": True}))
+    if connection.dialect.name == "sqlite":
+        return " ".join(row[-1] for row in connection.exec_driver_sql("EXPLAIN QUERY PLAN " + sql))
+    connection.exec_driver_sql("SET LOCAL enable_seqscan = off")
+    plan = " ".join(row[0] for row in connection.exec_driver_sql("EXPLAIN " + sql))
+    session.rollback()
+    return plan
+
+
+@pytest.mark.parametrize("caller, filters, sqlite_steps, postgresql_steps", [
+    (EVERYWHERE, {}, ["SEARCH warehouse_document_items USING INDEX ix_movements_date"],
+     ["ix_movements_date"]),
+    (EVERYWHERE, {"id_warehouses": [2]}, ["SEARCH warehouse_document_items USING INDEX ix_movements_warehouse_date"],
+     ["ix_movements_"]),
+    # One warehouse's page after another's, merged: never a sort of every line of them.
+    (W1_AND_W2, {}, ["MERGE (UNION ALL)"] + ["SEARCH warehouse_document_items USING INDEX ix_movements_warehouse_date"] * 2,
+     ["Append"] + ["ix_movements_"] * 2),
+    # A product's few lines by its index, even within one warehouse.
+    (EVERYWHERE, {"product_code": "P1", "id_warehouses": [2]},
+     ["SEARCH warehouse_document_items USING INDEX ix_movements_product"], ["ix_movements_product"]),
+])
+def test_movement_lines_read_along_the_indexes_that_exist(history, session, caller, filters, sqlite_steps,
+                                                          postgresql_steps):
+    plan = movement_lines_plan(session, caller, filters)
+    sqlite = session.connection().dialect.name == "sqlite"
+    for step in sqlite_steps if sqlite else postgresql_steps:
+        assert plan.count(step) >= (sqlite_steps if sqlite else postgresql_steps).count(step), plan
+    assert "SCAN warehouse_document_items" not in plan and "Seq Scan on warehouse_document_items" not in plan, plan
 
 
 # --- overviews ------------------------------------------------------------------------------

@@ -58,6 +58,10 @@ def test_yes_in_any_spelling_lets_stock_go_below_zero(app_with, value):
     ("WAREHOUSE_BUSY_TIMEOUT", "nan"),
     ("WAREHOUSE_BACKUP_HOURS", "daily"),
     ("WAREHOUSE_BACKUP_KEEP", "0"),
+    ("WAREHOUSE_TIME_ZONE", "Mars/Olympus"),
+    ("WAREHOUSE_TIME_ZONE", "europe/ljubljana"),  # the database's names are spelt with capitals
+    ("WAREHOUSE_TIME_ZONE", "../etc/passwd"),
+    ("WAREHOUSE_TIME_ZONE", "Europe"),
 ])
 def test_a_bad_value_stops_create_app_naming_the_setting(app_with, name, value):
     with pytest.raises(SettingError) as refused:
@@ -72,6 +76,12 @@ def test_numbers_are_read():
     assert (config["BACKUP_KEEP"], config["BACKUP_HOURS"]) == (3, 0)
 
 
+def test_the_time_zone_is_an_iana_name_or_the_machines_own():
+    assert settings.app_config({})["TIME_ZONE"] is None
+    assert settings.app_config({"WAREHOUSE_TIME_ZONE": " Europe/Ljubljana "})["TIME_ZONE"] == "Europe/Ljubljana"
+    assert settings.app_config({"WAREHOUSE_TIME_ZONE": "UTC"})["TIME_ZONE"] == "UTC"
+
+
 def run(argv, tmp_path, **environ):
     env = {k: v for k, v in os.environ.items() if not k.startswith("WAREHOUSE_") and k != "DATABASE_URL"}
     env["DATABASE_URL"] = f"sqlite:///{tmp_path / 'warehouse.db'}"
@@ -81,7 +91,8 @@ def run(argv, tmp_path, **environ):
 
 @pytest.mark.parametrize("name, value", [("WAREHOUSE_ALLOW_NEGATIVE_STOCK", "maybe"),
                                          ("WAREHOUSE_PORT", "eighty"),
-                                         ("WAREHOUSE_LOG_KEEP", "-2")])
+                                         ("WAREHOUSE_LOG_KEEP", "-2"),
+                                         ("WAREHOUSE_TIME_ZONE", "Central European")])
 @pytest.mark.live
 def test_python_app_py_refuses_to_start_naming_the_setting(tmp_path, name, value):
     done = run([sys.executable, os.path.join(REPO, "app.py"), "--host", "127.0.0.1", "--port", "1"],

@@ -131,7 +131,7 @@ def test_flask_version_needs_no_database(tmp_path):
 def test_flask_settings_lists_every_setting(tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith("WAREHOUSE_")}
     env.update(DATABASE_URL=f"sqlite:///{tmp_path / 'none.db'}", WAREHOUSE_IDLE_TIMEOUT="12",
-               WAREHOUSE_API_KEY="secret-key")
+               WAREHOUSE_API_KEY="secret-key", WAREHOUSE_TIME_ZONE="Europe/Ljubljana")
     flask = os.path.join(os.path.dirname(sys.executable), "flask")
     done = subprocess.run([flask, "--app", os.path.join(REPO, "app.py"), "settings"], cwd=tmp_path, env=env,
                           capture_output=True, text=True, timeout=60)
@@ -141,6 +141,7 @@ def test_flask_settings_lists_every_setting(tmp_path):
                  "WAREHOUSE_TRUSTED_PROXY", "WAREHOUSE_LOG_LEVEL", "WAREHOUSE_DEPOT_NAME"):
         assert name in names
     assert "WAREHOUSE_IDLE_TIMEOUT=12 " in done.stdout
+    assert "WAREHOUSE_TIME_ZONE=Europe/Ljubljana  default the machine's" in done.stdout
     assert "secret-key" not in done.stdout
 
 
