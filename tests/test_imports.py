@@ -38,7 +38,7 @@ def test_errors_answer_422_with_the_report_and_nothing_changes(client, keys, api
 
 def test_a_bad_file_gets_a_report_not_a_500(client, keys):
     for data, message in [(b"", "The file is empty."),
-                          (b"\x00\x01\x02binary", "Not a CSV or XLSX file (it holds binary data)."),
+                          (b"\x00\x01\x02binary", "Not a CSV, XLSX or ODS file (it holds binary data)."),
                           (b"id_customer,name\n", "The file has a header row but no rows below it.")]:
         r = upload(client, keys["admin"], "customers", data)
         assert r.status_code == 422, data

@@ -147,7 +147,7 @@ def test_packaging_rows_replace_the_packaging_of_the_products_named(session):
     (b"", [(0, "", "The file is empty.")]),
     (b"  \r\n\r\n", [(0, "", "The file is empty.")]),
     (b"product_code,name,base_unit\r\n", [(1, "", "The file has a header row but no rows below it.")]),
-    (b"\x89PNG\r\n\x1a\n\x00\x00\x00IHDR", [(0, "", "Not a CSV or XLSX file (it holds binary data).")]),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00IHDR", [(0, "", "Not a CSV, XLSX or ODS file (it holds binary data).")]),
     (b"PK\x03\x04 not really a zip", [(0, "", "Not a readable XLSX workbook (BadZipFile).")]),
     (b"product_code,name,colour\nA,B,red\n",
      [(1, "colour", "Unknown column; products has the columns product_code, name, active, base_unit, "

@@ -159,4 +159,5 @@ def export(session, caller=None):
     return header, rows()
 
 
-KIND = Kind("orders", COLUMNS, apply, export)
+KIND = Kind("orders", COLUMNS, apply, export, record=("document_number", "item_number"),
+            label="description")

@@ -188,4 +188,6 @@ def export(session, caller=None):
 
 KIND = Kind("products", COLUMNS, apply, export,
             numbered=(PACKAGING_COLUMN, PACKAGING_PARTS,
-                      "packaging_N_unit, packaging_N_amount_base_units, packaging_N_barcode"))
+                      "packaging_N_unit, packaging_N_amount_base_units, packaging_N_barcode",
+                      "packaging_{group}_{part}"),
+            record=("product_code",), label="name")
