@@ -75,6 +75,8 @@ class Kind:
     `numbered` names columns that come in numbered groups (products' packaging_1_unit...).
     `record` names the columns that say which record a row is (shown beside its errors), and
     `label` the one a person recognises it by (the preview of how a file's text was read).
+    `informational` names columns a page's download adds for people (an order's state, what was
+    delivered): an import reads past them, so that the download imports back unchanged.
     """
 
     name: str
@@ -85,6 +87,7 @@ class Kind:
     numbered: tuple | None = None
     record: tuple = ()
     label: str = ""
+    informational: tuple = ()
 
     def column(self, name: str) -> Column | None:
         for column in self.columns:

@@ -193,8 +193,8 @@ def run_table(session, kind_name: str, table, filename: str = "", actor: audit.A
 def unknown_headers(kind_name: str, table, mapping: dict) -> list[str]:
     """The file's headers that are no column of the kind and that the mapping does not name."""
     kind, named = KINDS[kind_name], {normal(header) for header in mapping}
-    return [text for text in table.header
-            if normal(text) and normal(text) not in named and kind.column(normal(text)) is None]
+    return [text for text in table.header if normal(text) and normal(text) not in named
+            and kind.column(normal(text)) is None and normal(text) not in kind.informational]
 
 
 def match_header(kind, table, report: Report, mapping: dict) -> tuple[dict, set, list]:
@@ -215,7 +215,7 @@ def match_header(kind, table, report: Report, mapping: dict) -> tuple[dict, set,
         target = mapping.get(name, name)
         if name in mapping and target != name:
             mapped.append((text, target))
-        if target == IGNORED:
+        if target == IGNORED or target in kind.informational:
             ignored.add(index)
             continue
         if kind.column(target) is None:
