@@ -86,19 +86,23 @@ def detect(data: bytes) -> str | None:
 
 
 def _likelihood(text: str, encoding: str) -> tuple[int, int, int]:
-    """(accented words of a language of the region, less those of none and stray symbols;
-    less the letters only this reading gives where no such letter can stand; how common they are)."""
+    """How well a reading fits the code page's region, most telling first: accented words of its
+    likeliest language, less words of no language there and stray symbols; less letters only this
+    reading gives standing where such a letter cannot; how common those letters are."""
+    lowered = text.lower()
     alphabets = [set(alphabet) for alphabet in ALPHABETS[encoding]]
-    fits = 0
-    for word in set(ACCENTED_WORD.findall(text.lower())):
+    in_language, misfits = [0] * len(alphabets), 0
+    for word in set(ACCENTED_WORD.findall(lowered)):
         letters = set(word) - ASCII_LETTERS
-        fits += 1 if any(letters <= alphabet for alphabet in alphabets) else -1
+        fits = [letters <= alphabet for alphabet in alphabets]
+        in_language = [count + fit for count, fit in zip(in_language, fits)]
+        misfits += not any(fits)
     stray = len(STRAY.findall(text))
-    # `Crčme`, `Caffč`, `Smřr`: a consonant between consonants, or ending a word after one, is a
-    # vowel read with the wrong code page.
-    squeezed = len(SQUEEZED[encoding].findall(text.lower()))
-    common = sum(count * text.count(char) for char, count in COMMON[encoding].items())
-    return fits - 2 * stray, -squeezed, common
+    # `Caffč`, `Smř`: a consonant ending a word after a consonant is a vowel read with the
+    # wrong code page.
+    squeezed = len(SQUEEZED[encoding].findall(lowered))
+    common = sum(count * lowered.count(char) for char, count in COMMON[encoding].items())
+    return max(in_language) - misfits - 2 * stray, -squeezed, common
 
 
 def has_accents(text: str) -> bool:
