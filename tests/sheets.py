@@ -5,7 +5,7 @@ product list of 300 rows with mistakes far down."""
 import csv
 import io
 import zipfile
-from datetime import date
+from datetime import date, timedelta
 from xml.sax.saxutils import escape, quoteattr
 
 from openpyxl import Workbook
@@ -108,3 +108,40 @@ def products_with_errors(count: int = 300):
         rows[row - 1][PRODUCT_HEADER.index(column)] = value
         found.append((row, rows[row - 1][0], column, str(value), message))
     return rows, found
+
+
+def fill_every_kind(api) -> None:
+    """A depot holding records of every kind an import knows, through the API: products with
+    packaging, lots and text that looks like a formula, a customer, an order half delivered
+    (state 3) and one untouched, a reorder level. Its downloads must all import back unchanged."""
+    def ok(response):
+        assert response.status_code in (200, 201), response.json
+
+    ok(api.post("/v1/products/", {"product_code": "COK-100", "name": "Čokolada mlečna 100 g", "base_unit": "pc",
+                                  "base_unit_barcode": "3830000000017", "weight_netto": "0.1", "decimal_places": 0,
+                                  "packaging": [{"unit": "box", "amount_base_units": 24, "barcode": "3830000000024"},
+                                                {"unit": "pallet", "amount_base_units": "1440.5"}]}))
+    ok(api.post("/v1/products/", {"product_code": "-CHEESE", "name": "=Sir @ 1 kg", "base_unit": "kg",
+                                  "lot_level": 1, "weight_brutto": "1.125"}))
+    ok(api.post("/v1/customers/", {"id_customer": 7, "name": "Trgovina Žalec d.o.o.", "vat_number": "SI12345678",
+                                   "address": {"street": "Savinjska 3", "city": "Žalec", "zip": "3310",
+                                               "country": "SI"}}))
+    ok(api.post("/v1/documents/", {"document_number": "SO-7", "description": "Za Žalec", "id_warehouse": 1,
+                                   "id_customer": 7, "expiration_limit": 3,
+                                   "batch_settings": {"allowed_types": ["R"], "allowed_directions": ["O"]},
+                                   "items": [{"item_number": 1, "product_code": "COK-100", "amount_ordered": 48,
+                                              "meta": {"note": "box"}},
+                                             {"item_number": 2, "product_code": "-CHEESE", "lot": "L7",
+                                              "amount_ordered": "2.5"}]}))
+    ok(api.post("/v1/documents/", {"document_number": "PO-1", "id_warehouse": 1,
+                                   "batch_settings": {"allowed_types": ["R"], "allowed_directions": ["I"]},
+                                   "items": [{"item_number": 1, "product_code": "COK-100", "amount_ordered": 240}]}))
+    ok(api.post("/v1/batches/", {"batch_settings": {"batch_number": "1", "id_warehouse": "1", "direction": "I",
+                                                    "type": "R"},
+                                 "batch_items": [{"product_code": "COK-100", "amount": 100, "unit": "pc"}]}))
+    ok(api.post("/v1/batches/", {"batch_settings": {"batch_number": "2", "id_warehouse": "1", "direction": "O",
+                                                    "type": "R", "document_number": "SO-7"},
+                                 "batch_items": [{"product_code": "COK-100", "amount": 1, "unit": "box",
+                                                  "date_exp": (date.today() + timedelta(days=90)).isoformat()}]}))
+    ok(api.client.put("/v1/reorder_levels/", headers={"TS-Apikey": api.key}, json={"data": [
+        {"id_warehouse": 1, "product_code": "COK-100", "min_amount": 48, "target_amount": "240.5"}]}))
