@@ -90,7 +90,7 @@ FOREIGN_MAPPING = {"Code": "product_code", "Description": "name", "Unit": "base_
                    "Notes": ""}
 FOREIGN = [FOREIGN_HEADER,
            ["TEA-GREEN", "Green tea 20 bags", "pc", "3830000000017", "shelf 4"],
-           ["TEA-BLACK", "Black tea 20 bags", "pc", "3830000000024", ""]]
+           ["TEA-LEMON", "Lemon tea 20 bags", "pc", "3830000000024", ""]]
 
 PRODUCT_HEADER = ["product_code", "name", "base_unit", "base_unit_barcode", "weight_netto", "lot_level"]
 
@@ -98,7 +98,7 @@ PRODUCT_HEADER = ["product_code", "name", "base_unit", "base_unit_barcode", "wei
 def products_with_errors(count: int = 300):
     """A product list of `count` rows with three mistakes far down: (rows, header first; the
     mistakes as (row, record, column, value, message) in row order)."""
-    rows = [PRODUCT_HEADER] + [[f"P{n:04d}", f"Product {n}", "pc", f"200{n:010d}", 0.25, 0]
+    rows = [PRODUCT_HEADER] + [[f"P{n:04d}", f"Product {n}", "pc", f"290{n:010d}", 0.25, 0]
                                for n in range(1, count + 1)]
     mistakes = [(154, "name", "", "Length must be between 1 and 200."),
                 (231, "weight_netto", 1.2345, "At most 3 decimal places."),

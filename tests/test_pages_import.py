@@ -80,7 +80,7 @@ def test_errors_come_first_each_with_its_record_its_value_and_a_link_to_its_row(
     assert len(items) == 3
     for item, (row, record, column, value, message) in zip(items, mistakes):
         assert f'<a href="#row-{row}">Row {row}</a>' in item
-        assert f'<b class="record">{record}</b>' in item and f"<code>{column}</code>: {message}" in item
+        assert f'<b class="row-record">{record}</b>' in item and f"<code>{column}</code>: {message}" in item
         assert (f"<q>{value}</q>" if value else "the cell holds nothing") in item
         line = re.search(rf'<tr class="refused" data-row="{row}" id="row-{row}">(.*?)</tr>', page, re.S)[1]
         assert record in line and message in line
@@ -94,7 +94,7 @@ def test_a_file_with_the_office_columns_asks_what_each_holds_remembers_it_and_ap
     page = text(r)
     assert r.status_code == 200 and "what does each column hold?" in page and "Apply the import" not in page
     assert "<q>Code</q>, <q>Description</q>, <q>Unit</q>, <q>EAN</q>, <q>Notes</q>" in page
-    assert "TEA-GREEN · TEA-BLACK" in page  # each column's first values
+    assert "TEA-GREEN · TEA-LEMON" in page  # each column's first values
     assert re.search(r'<select name="column_0"[^>]*>\s*<option value="\?" selected disabled>', page)
 
     columns = {f"column_{index}": sheets.FOREIGN_MAPPING[header] for index, header in enumerate(sheets.FOREIGN_HEADER)}
@@ -109,7 +109,7 @@ def test_a_file_with_the_office_columns_asks_what_each_holds_remembers_it_and_ap
                                                                                  [None, "product_code"])
         db.session.remove()
     assert "2 created" in text(step(admin, mapped, "apply"))
-    assert products(app)["TEA-BLACK"]["base_unit_barcode"] == "3830000000024"
+    assert products(app)["TEA-LEMON"]["base_unit_barcode"] == "3830000000024"
 
     # The next file of the office's: no question, the columns remembered shown, and changeable.
     again = check(admin, sheets.csv_bytes(sheets.FOREIGN + [["TEA-MINT", "Mint tea", "pc", "", "new"]]))
@@ -156,7 +156,7 @@ def test_a_windows_1250_file_shows_the_names_as_read_and_is_read_again_as_chosen
 
 def test_an_ods_is_checked_and_applied(app, admin):
     r = check(admin, sheets.ods({"Products": sheets.SLOVENIAN}), name="izdelki.ods")
-    assert "Read as a ODS spreadsheet." in text(r) and "Characters read as" not in text(r)
+    assert "Read as an ODS spreadsheet." in text(r) and "Characters read as" not in text(r)
     assert "5 created" in text(step(admin, r, "apply"))
     assert products(app)["SOK-1L"]["name"] == "Jabolčni sok 1 l"
 

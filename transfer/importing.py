@@ -314,12 +314,12 @@ def preview(kind, table, columns: dict) -> list[dict]:
 
 
 def samples(table) -> list[list[str]]:
-    """The first few values of each of the file's columns, as text."""
+    """The first few different values of each of the file's columns, as text."""
     found = [[] for _ in table.header]
     for _, values in table.rows:
         for index, value in enumerate(values[:len(found)]):
             text = as_text(value).strip()
-            if text and len(found[index]) < SAMPLES:
+            if text and len(found[index]) < SAMPLES and text not in found[index]:
                 found[index].append(text)
         if all(len(column) == SAMPLES for column in found):
             break
