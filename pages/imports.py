@@ -122,6 +122,8 @@ def _show(kept: dict, ask_columns: bool = False, column_errors: dict | None = No
         table = _read(kept)
     except FileRefused as refused:
         report = importing.Report(errors=[{"row": refused.row, "column": refused.column, "message": refused.message}])
+        if kept["encoding"] is not None:  # a CSV not in the encoding chosen: offer the others
+            report.reading = importing.Reading("csv", kept["encoding"], False)
         return _page(kept=kept, report=report, status=422)
     mapping = kept["mapping"] if kept["mapping"] is not None else column_mapping.remembered(db.session, kept["kind"])
     unknown = importing.unknown_headers(kept["kind"], table, mapping)

@@ -149,7 +149,10 @@ def test_a_windows_1250_file_shows_the_names_as_read_and_is_read_again_as_chosen
     assert "Èokolada mleèna 100 g" in text(wrong) and "as chosen" in text(wrong)
     assert products(app) == {}  # a preview only
     assert step(admin, wrong, "encoding", encoding="latin-2").status_code == 422
-    right = step(admin, wrong, "encoding", encoding="windows-1250")
+    refused = step(admin, wrong, "encoding", encoding="utf-8")
+    assert refused.status_code == 422 and "Not UTF-8 text (byte 0xc8" in text(refused)
+    assert '<option value="utf-8" selected>' in text(refused)  # another may still be chosen
+    right = step(admin, refused, "encoding", encoding="windows-1250")
     assert "5 created" in text(step(admin, right, "apply"))
     assert products(app)["COK-100"]["name"] == "Čokolada mlečna 100 g"
 
