@@ -372,6 +372,16 @@ class AuditEntry(db.Model):
     warehouses: Mapped[str] = mapped_column(String(500), default="*", server_default="*")
 
 
+class ImportColumn(db.Model):
+    """A column of the office's own files and the column of a kind it holds ("" ignored), kept
+    from the import page's mapping step for the next file of that kind (DESIGN section 19)."""
+
+    __tablename__ = "import_columns"
+    kind: Mapped[str] = mapped_column(String(30), primary_key=True)
+    header: Mapped[str] = mapped_column(Code, primary_key=True)  # as in the file, trimmed, lower case
+    field: Mapped[str] = mapped_column(String(100))
+
+
 class ReorderLevel(db.Model):
     """When to reorder a product in a warehouse: below `min`, up to `target` (DESIGN section 20)."""
 

@@ -15,7 +15,7 @@ from sqlalchemy.engine import make_url
 
 from identity import api_keys, people
 from operations import backups, logs, serving, settings, upgrades
-from schemas import customer_row_schema, product_schema
+from schemas import ENCODINGS, customer_row_schema, product_schema
 from stock import batch_numbers, catalog, reports
 from stock.audit import cli_actor
 from stock.errors import ServiceError
@@ -414,11 +414,22 @@ def import_products(path):
 @click.argument("kind", type=click.Choice(list(importing.KINDS)))
 @click.argument("path", type=click.Path(exists=True, dir_okay=False))
 @click.option("--dry-run", is_flag=True, help="Check and count everything; change nothing.")
+@click.option("--encoding", type=click.Choice(list(ENCODINGS)),
+              help="A CSV's encoding; left out, it is found from the file's bytes.")
+@click.option("--map", "mapping", multiple=True, metavar="COLUMN=FIELD",
+              help="The file's column COLUMN holds the kind's FIELD (COLUMN= ignores it); repeat for each.")
 @with_appcontext
-def import_file(kind, path, dry_run):
-    """Import a CSV or XLSX file of products, packaging, customers or orders; all or nothing."""
+def import_file(kind, path, dry_run, encoding, mapping):
+    """Import a CSV, XLSX or ODS file of products, packaging, customers, orders or reorder levels; all or nothing."""
     if os.path.getsize(path) > importing.MAX_FILE_BYTES:
         fail(f"{path} is larger than {importing.MAX_FILE_BYTES // 2**20} MB.")
+    columns = {}
+    for pair in mapping:
+        # Split at the last "=": a field's name never holds one, a file's column name may.
+        header, sign, field = pair.rpartition("=")
+        if not sign or not header.strip():
+            fail(f"--map {pair!r}: write it as COLUMN=FIELD, or COLUMN= to ignore the column.")
+        columns[header] = field.strip()
     bars = []
 
     def on_rows(count):
@@ -429,15 +440,14 @@ def import_file(kind, path, dry_run):
     try:
         with open(path, "rb") as file:
             report = importing.run(db.session, kind, file, os.path.basename(path), actor=cli_actor(),
-                                   dry_run=dry_run, on_rows=on_rows,
+                                   dry_run=dry_run, on_rows=on_rows, encoding=encoding, mapping=columns,
                                    progress=lambda done: bars[0].update(done) if bars else None)
     finally:
         if bars:
             bars[0].__exit__(None, None, None)
     answer = report.answer()
-    for error in answer["errors"]:
-        where = f"row {error['row']}" + (f", column {error['column']}" if error["column"] else "")
-        click.echo(f"{where}: {error['message']}", err=True)
+    for error in report.sorted_errors():
+        click.echo(error_line(error), err=True)
     kept = "Would be" if dry_run or answer["errors"] else "Imported"
     click.echo(f"{kept}: {answer['created']} created, {answer['updated']} updated, "
                f"{answer['unchanged']} unchanged.")
@@ -447,6 +457,14 @@ def import_file(kind, path, dry_run):
         click.echo("Dry run: nothing was changed.")
     else:
         audit("%s imported from %s (%d created, %d updated)", kind, path, answer["created"], answer["updated"])
+
+
+def error_line(error: dict) -> str:
+    """`row 7 (MILK), column name = '': Length must be...`: the record and the cell refused."""
+    where = f"row {error['row']}" + (f" ({error['record']})" if error.get("record") else "")
+    if error["column"]:
+        where += f", column {error['column']}" + (f" = {error['value']!r}" if "value" in error else "")
+    return f"{where}: {error['message']}"
 
 
 @click.command("check")

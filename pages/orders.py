@@ -15,8 +15,8 @@ from pages.params import load_args, orders_query
 from pages.signin import check_form_post, signed_in
 from stock import catalog, orders as order_rules
 from stock.errors import Invalid, ServiceError
-from stock.quantities import from_milli
 from storage.db import db, utc_now
+from transfer import orders as transfer_orders
 
 
 def _filters(query: dict) -> dict:
@@ -32,13 +32,8 @@ def orders():
     customers = {c.id_customer: c.name for c in catalog.list_customers(db.session)}
     if query["format"] != "html":
         found = order_rules.search_orders(db.session, g.caller, **_filters(query))
-        return csv_response("orders", [
-            "document_number", "state", "id_warehouse", "warehouse_name", "id_customer", "customer_name",
-            "item_number", "product_code", "lot", "direction", "amount_ordered", "amount_delivered"], (
-            (o.document_number, o.state, o.id_warehouse, warehouse_name(o.id_warehouse), o.id_customer,
-             customers.get(o.id_customer, ""),
-             i.item_number, i.product_code, i.lot, i.direction, from_milli(i.amount_ordered_milli),
-             from_milli(i.amount_delivered_milli)) for o in found for i in o.items))
+        # In the import's columns and what the office reads beside them: it imports back unchanged.
+        return csv_response("orders", *transfer_orders.listing(found, customers, warehouse_name))
     size = PER_PAGE["orders"]
     found = order_rules.search_orders(db.session, g.caller, **_filters(query), limit=size + 1,
                                       after=(query["after"] or (None,))[0])

@@ -20,6 +20,7 @@ from stock import catalog, packages, product_card, reorder
 from stock.errors import ServiceError
 from stock.quantities import from_milli
 from storage.db import db
+from transfer import products as transfer_products
 
 TEXT_FIELDS = ("name", "base_unit", "base_unit_barcode", "weight_brutto", "weight_netto", "weight_unit")
 BLANK_PACKAGING_ROWS = 3
@@ -32,13 +33,8 @@ def products():
     """Products by code; search by code, name or any barcode."""
     query = load_args(products_query, request.args)
     if query["format"] != "html":
-        found = catalog.search_products(db.session, query["q"])
-        return csv_response("products", [
-            "product_code", "name", "active", "base_unit", "base_unit_barcode", "category", "lot_level",
-            "weight_brutto", "weight_netto", "weight_unit", "packaging"], (
-            (p["product_code"], p["name"], p["active"], p["base_unit"], p["base_unit_barcode"], p["category"],
-             p["lot_level"], from_milli(p["weight_brutto_milli"]), from_milli(p["weight_netto_milli"]),
-             p["weight_unit"], packaging_text(p["packaging"])) for p in found))
+        # In the import's columns, packaging in numbered groups: the download imports back unchanged.
+        return csv_response("products", *transfer_products.export(db.session, search=query["q"]))
     size = PER_PAGE["products"]
     found = catalog.search_products(db.session, query["q"], limit=size + 1, after=(query["after"] or (None,))[0])
     total = catalog.count_products(db.session, query["q"])

@@ -113,6 +113,14 @@ def load(schema, data: dict, **kwargs):
         raise Invalid("The request has invalid fields.", {"data": error.messages}) from None
 
 
+def load_form(schema) -> dict:
+    """A multipart form's fields beside its files, checked by a schema; errors name the field."""
+    try:
+        return schema.load(request.form.to_dict())
+    except ValidationError as error:
+        raise Invalid("The form has invalid fields.", error.messages) from None
+
+
 def load_query(schema) -> dict:
     """The query parameters, checked by a schema; errors name the parameter."""
     try:

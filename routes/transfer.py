@@ -7,8 +7,9 @@ from flask import Blueprint, Response, request, stream_with_context
 
 from routes.access import actor, caller
 from routes.operation import operation, query_args
-from schemas import (ImportReportSchema, export_query_schema, import_file_schema, import_query_schema,
-                     single)
+from routes.parsing import load_form
+from schemas import (ImportReportSchema, export_query_schema, import_file_schema, import_form_schema,
+                     import_query_schema, single)
 from stock.errors import BadRequest
 from storage.db import db
 from transfer import exporting, importing
@@ -23,16 +24,19 @@ XLSX_TYPE = exporting.XLSX_TYPE
 @operation("admin", query=import_query_schema, body=import_file_schema, body_type="multipart/form-data",
            answer=single(ImportReportSchema, "ImportAnswer"), errors=(404,))
 def import_file(kind):
-    """Import a CSV or XLSX file of products, packaging, customers or orders; all or nothing.
+    """Import a CSV, XLSX or ODS file of products, packaging, customers, orders or reorder levels; all or nothing.
 
     422 with the report (under `item`, beside the error) when any row is refused: nothing changed.
+    The file's own column names are mapped to the kind's by the form field `mapping`.
     """
     request.max_content_length = importing.MAX_FILE_BYTES
     upload = request.files.get("file")
     if upload is None:
         raise BadRequest("Send the file as the multipart/form-data field 'file'.")
+    form = load_form(import_form_schema)
     report = importing.run(db.session, kind, upload.stream, upload.filename or "", actor=actor(),
-                           caller=caller(), dry_run=query_args().get("dry_run", False))
+                           caller=caller(), dry_run=query_args().get("dry_run", False),
+                           encoding=form.get("encoding"), mapping=form.get("mapping"))
     answer = report.answer()
     if report.errors:
         return {"error": {"status": 422, "code": "validation_error",

@@ -37,8 +37,8 @@ from schemas.inventory import (InventoryRowSchema, MovementRowSchema, inventory_
 from schemas.overview import (DocsAndStocktakingRowSchema, MonthlyMovementRowSchema,
                               docs_and_stocktaking_query_schema, docs_and_stocktaking_rows_schema, monthly_movement_query_schema,
                               monthly_movement_rows_schema)
-from schemas.transfer import (ImportReportSchema, export_query_schema, import_file_schema,
-                              import_query_schema)
+from schemas.transfer import (ENCODINGS, ImportReportSchema, export_query_schema, import_file_schema,
+                              import_form_schema, import_query_schema)
 from schemas.answers import ErrorBodySchema, NothingSchema, listing, single
 from schemas.keys import KeyMadeSchema, KeySchema, key_create_schema, key_made_schema, keys_schema
 from schemas.audit import AuditEntrySchema, audit_entries_schema, audit_query_schema

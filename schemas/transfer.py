@@ -1,7 +1,12 @@
 """Import and export (DESIGN 19): an import's report, and the queries of import and export."""
-from marshmallow import Schema, fields, validate
+import json
+
+from marshmallow import Schema, ValidationError, fields, validate
 
 from schemas.fields import QueryFlag
+
+# A CSV's encodings an import reads (transfer/encodings.py, which a test holds to the same list).
+ENCODINGS = ("utf-8", "windows-1250", "windows-1252")
 
 
 class ImportErrorSchema(Schema):
@@ -31,11 +36,43 @@ class ImportQuerySchema(Schema):
     dry_run = DryRunFlag()
 
 
-class ImportFileSchema(Schema):
+class ColumnMapping(fields.Field):
+    """The `mapping` form field: JSON text of an object, the file's column names to the kind's."""
+
+    json_schema = {"type": "string", "description":
+                   "JSON text of an object: each of the file's column names that the kind does not know, "
+                   "to the column of the kind it holds, or \"\" to ignore it: "
+                   "`{\"Code\": \"product_code\", \"Description\": \"name\", \"Notes\": \"\"}`. "
+                   "Without it an unknown column is an error."}
+    MESSAGE = ('Must be JSON text of an object of column names to columns of the kind (or "" to '
+               'ignore a column), e.g. {"Code": "product_code"}.')
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        try:
+            mapping = json.loads(value) if isinstance(value, str) else None
+        except (ValueError, RecursionError):
+            mapping = None
+        if not isinstance(mapping, dict) or not all(
+                isinstance(column, str) and name.strip() for name, column in mapping.items()):
+            raise ValidationError(self.MESSAGE)
+        return mapping
+
+
+class ImportFormSchema(Schema):
+    """The form fields sent beside the file."""
+
+    mapping = ColumnMapping()
+    encoding = fields.String(validate=validate.OneOf(ENCODINGS), metadata={"description":
+                             "A CSV's encoding: utf-8, windows-1250 (Central European Windows) or "
+                             "windows-1252 (Western European Windows). Left out, it is found from the bytes."})
+
+
+class ImportFileSchema(ImportFormSchema):
     """The body of an import: a multipart/form-data upload (not JSON)."""
 
     file = fields.Raw(required=True, metadata={"type": "string", "format": "binary", "description":
-                                               "The file: .xlsx, or CSV (`,` `;` or tab; UTF-8 or Windows-1252)."})
+                                               "The file: .xlsx, .ods, or CSV (`,` `;` or tab; UTF-8, "
+                                               "Windows-1250 or Windows-1252)."})
 
 
 class ExportQuerySchema(Schema):
@@ -44,5 +81,6 @@ class ExportQuerySchema(Schema):
 
 
 import_query_schema = ImportQuerySchema()
+import_form_schema = ImportFormSchema()
 import_file_schema = ImportFileSchema()
 export_query_schema = ExportQuerySchema()

@@ -1,13 +1,20 @@
 """POST /v1/import/{kind} and GET /v1/export/{kind}: files in and out over HTTP."""
 import io
+import json
 
+import pytest
 from openpyxl import load_workbook
 
+import sheets
+from stock.audit import Actor
+from storage.db import db
+from transfer import importing, mapping
 
-def upload(client, key, kind, data, name="file.csv", query=""):
+
+def upload(client, key, kind, data, name="file.csv", query="", form=None):
     data = data.encode("utf-8") if isinstance(data, str) else data
     return client.post(f"/v1/import/{kind}{query}", headers={"TS-Apikey": key},
-                       data={"file": (io.BytesIO(data), name)}, content_type="multipart/form-data")
+                       data={"file": (io.BytesIO(data), name), **(form or {})}, content_type="multipart/form-data")
 
 
 PRODUCTS = "product_code,name,base_unit,packaging_1_unit,packaging_1_amount_base_units\nMILK,Milk,pc,crate,12\n"
@@ -38,7 +45,7 @@ def test_errors_answer_422_with_the_report_and_nothing_changes(client, keys, api
 
 def test_a_bad_file_gets_a_report_not_a_500(client, keys):
     for data, message in [(b"", "The file is empty."),
-                          (b"\x00\x01\x02binary", "Not a CSV or XLSX file (it holds binary data)."),
+                          (b"\x00\x01\x02binary", "Not a CSV, XLSX or ODS file (it holds binary data)."),
                           (b"id_customer,name\n", "The file has a header row but no rows below it.")]:
         r = upload(client, keys["admin"], "customers", data)
         assert r.status_code == 422, data
@@ -100,3 +107,77 @@ def test_export_in_the_import_columns_then_import_changes_nothing(client, keys):
 def test_export_refuses_an_unknown_format(client, keys):
     r = client.get("/v1/export/products?format=pdf", headers={"TS-Apikey": keys["read"]})
     assert r.status_code == 422
+
+
+# --- the office's own columns, the file's encoding, .ods, and long files with mistakes --------
+
+def test_unknown_columns_are_refused_unless_the_form_maps_them(client, keys, api):
+    data = sheets.csv_bytes(sheets.FOREIGN)
+    refused = upload(client, keys["admin"], "products", data)
+    assert refused.status_code == 422
+    assert refused.json["item"]["errors"][0]["message"].startswith("Unknown column; products has the columns")
+    # The answer keeps its documented shape: an error is its row, column and message.
+    assert all(set(error) == {"row", "column", "message"} for error in refused.json["item"]["errors"])
+
+    r = upload(client, keys["admin"], "products", data, form={"mapping": json.dumps(sheets.FOREIGN_MAPPING)})
+    assert r.status_code == 200, r.json
+    assert r.json == {"item": {"created": 2, "updated": 0, "unchanged": 0, "errors": []}}
+    assert api.get("/v1/products/TEA-GREEN").json["item"]["base_unit_barcode"] == "3830000000017"
+
+
+def test_a_mapping_remembered_on_the_page_does_not_change_what_the_api_imports(app, client, keys):
+    with app.app_context():
+        mapping.remember(db.session, Actor("anna", "127.0.0.1"), "products", sheets.FOREIGN_MAPPING)
+        db.session.remove()
+    assert upload(client, keys["admin"], "products", sheets.csv_bytes(sheets.FOREIGN)).status_code == 422
+
+
+@pytest.mark.parametrize("form, field", [
+    ({"mapping": "{not json"}, "mapping"), ({"mapping": "[1, 2]"}, "mapping"), ({"mapping": '{"Code": 5}'}, "mapping"),
+    ({"mapping": '{" ": "name"}'}, "mapping"), ({"encoding": "latin-2"}, "encoding"), ({"colour": "red"}, "colour"),
+])
+def test_a_bad_form_field_is_422_naming_it(client, keys, api, form, field):
+    r = upload(client, keys["admin"], "products", sheets.csv_bytes(sheets.FOREIGN), form=form)
+    assert r.status_code == 422 and r.json["error"]["code"] == "validation_error"
+    assert list(r.json["error"]["fields"]) == [field]
+    assert api.get("/v1/products/TEA-GREEN").status_code == 404
+
+
+def test_a_windows_1250_file_is_found_out_or_read_as_the_form_says(client, keys, api):
+    data = sheets.csv_bytes(sheets.SLOVENIAN, "cp1250")
+    assert upload(client, keys["admin"], "products", data).json["item"]["created"] == 5
+    assert api.get("/v1/products/COK-100").json["item"]["name"] == "Čokolada mlečna 100 g"
+    r = upload(client, keys["admin"], "products", data, form={"encoding": "windows-1252"})
+    assert (r.json["item"]["updated"], r.json["item"]["unchanged"]) == (3, 2)  # told so, it reads as the form says
+    assert api.get("/v1/products/COK-100").json["item"]["name"] == "Èokolada mleèna 100 g"
+    r = upload(client, keys["admin"], "products", data, form={"encoding": "utf-8"})
+    assert r.status_code == 422 and r.json["item"]["errors"][0]["message"].startswith("Not UTF-8 text")
+
+
+def test_an_ods_file_is_imported(client, keys, api):
+    data = sheets.ods({"Products": sheets.SLOVENIAN})
+    r = upload(client, keys["admin"], "products", data, name="list.ods")
+    assert r.status_code == 200 and r.json["item"]["created"] == 5
+    assert api.get("/v1/products/ZIT-375").json["item"]["name"] == "Žitarice z medom"
+
+
+def test_a_300_row_workbook_with_three_mistakes_answers_each(client, keys, api):
+    rows, mistakes = sheets.products_with_errors(300)
+    r = upload(client, keys["admin"], "products", sheets.xlsx(rows), name="products.xlsx")
+    assert r.status_code == 422
+    assert r.json["item"]["created"] == 297
+    assert [(e["row"], e["column"], e["message"]) for e in r.json["item"]["errors"]] == \
+        [(row, column, message) for row, _, column, _, message in mistakes]
+    assert api.get("/v1/products/P0001").status_code == 404
+
+
+@pytest.mark.parametrize("format", ["csv", "xlsx"])
+def test_every_kind_exported_imports_back_unchanged(client, keys, api, format):
+    sheets.fill_every_kind(api)
+    for kind in importing.KINDS:
+        r = client.get(f"/v1/export/{kind}?format={format}", headers={"TS-Apikey": keys["read"]})
+        assert r.status_code == 200, kind
+        again = upload(client, keys["admin"], kind, r.data, name=f"{kind}.{format}")
+        assert again.status_code == 200, (kind, again.json)
+        answer = again.json["item"]
+        assert (answer["created"], answer["updated"]) == (0, 0) and answer["unchanged"] >= 1, (kind, answer)

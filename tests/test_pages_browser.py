@@ -554,7 +554,7 @@ def test_an_error_beside_its_row_then_the_corrected_file_applied(page, session, 
     bad = tmp_path / "products.csv"
     bad.write_text(WITH_ERROR, encoding="utf-8")
     page.get_by_label("The file holds").select_option("products")
-    page.get_by_label("File (.xlsx or .csv)").set_input_files(str(bad))
+    page.get_by_label("File (.xlsx, .ods or .csv)").set_input_files(str(bad))
     page.get_by_role("button", name="Check the file").click()
     row3 = page.locator('#import-rows tr[data-row="3"]')
     expect(row3).to_contain_text("name: Length must be between 1 and 200.")
@@ -571,7 +571,7 @@ def test_an_error_beside_its_row_then_the_corrected_file_applied(page, session, 
 
     good = tmp_path / "products-corrected.csv"
     good.write_text(CORRECTED, encoding="utf-8")
-    page.get_by_label("File (.xlsx or .csv)").set_input_files(str(good))
+    page.get_by_label("File (.xlsx, .ods or .csv)").set_input_files(str(good))
     page.get_by_role("button", name="Check the file").click()
     expect(page.locator("#report .counts")).to_contain_text("3 to create")
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")

@@ -47,10 +47,10 @@ def test_search_by_code_name_or_any_barcode(milk, office, search, codes):
     assert listed_codes(office.get(f"/products?q={search}")) == codes
 
 
-def test_the_list_as_csv(milk, office):
+def test_the_list_as_csv_in_the_import_columns(milk, office):
     rows = csv_rows(office.get("/products?format=csv&q=milk"))
-    assert [(r["product_code"], r["packaging"], r["active"]) for r in rows] == [
-        ("MILK-1L", "crate=12:4006381333931", "1")]
+    assert [(r["product_code"], r["packaging_1_unit"], r["packaging_1_amount_base_units"], r["packaging_1_barcode"],
+             r["active"]) for r in rows] == [("MILK-1L", "crate", "12", "4006381333931", "1")]
 
 
 def test_an_admin_creates_a_product_with_packaging_and_finds_it_by_its_barcode(admin, api, session):

@@ -81,7 +81,8 @@ def test_a_name_that_is_not_the_numbers_is_an_error_of_its_cell_and_nothing_is_i
     text = "id_warehouse,warehouse_name,product_code,min_amount,target_amount\n2,Main,YOG,5,10\n"
     report = importing.run(session, "reorder_levels", io.BytesIO(text.encode()), "levels.csv")
     assert report.errors == [{"row": 2, "column": "warehouse_name",
-                              "message": "Warehouse 2 is named 'Cold store', not 'Main': correct the name or the number."}]
+                              "message": "Warehouse 2 is named 'Cold store', not 'Main': correct the name or the number.",
+                              "record": "2 / YOG", "value": "Main"}]
 
 
 def test_an_order_may_name_its_warehouse_by_name_alone(session, depot):
@@ -89,7 +90,8 @@ def test_an_order_may_name_its_warehouse_by_name_alone(session, depot):
             f"SO-3,{COLD},1,YOG,2,O\nSO-4,Attic,1,YOG,2,O\n")
     report = importing.run(session, "orders", io.BytesIO(text.encode()), "orders.csv", dry_run=True)
     assert report.errors == [{"row": 3, "column": "warehouse_name", "message":
-                              "No warehouse is named 'Attic': use a name from /admin/warehouses, or give id_warehouse."}]
+                              "No warehouse is named 'Attic': use a name from /admin/warehouses, or give id_warehouse.",
+                              "record": "SO-4 / 1", "value": "Attic"}]
     text = text.splitlines()[0] + "\n" + text.splitlines()[1] + "\n"
     report = importing.run(session, "orders", io.BytesIO(text.encode()), "orders.csv")
     assert report.errors == [] and report.created == 1

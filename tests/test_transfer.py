@@ -7,11 +7,12 @@ import pytest
 from openpyxl import Workbook, load_workbook
 from sqlalchemy import select
 
+import sheets
 from models import AuditEntry, Customer, OrderDocument
-from schemas import product_schema
+from schemas import ENCODINGS, product_schema
 from stock import catalog, reorder
 from stock.audit import Actor
-from transfer import exporting, importing
+from transfer import csv_format, encodings, exporting, importing, mapping
 
 OFFICE = Actor("office", "127.0.0.1")
 PRODUCT_HEADER = "product_code,name,base_unit,base_unit_barcode,weight_netto,packaging_1_unit," \
@@ -147,7 +148,7 @@ def test_packaging_rows_replace_the_packaging_of_the_products_named(session):
     (b"", [(0, "", "The file is empty.")]),
     (b"  \r\n\r\n", [(0, "", "The file is empty.")]),
     (b"product_code,name,base_unit\r\n", [(1, "", "The file has a header row but no rows below it.")]),
-    (b"\x89PNG\r\n\x1a\n\x00\x00\x00IHDR", [(0, "", "Not a CSV or XLSX file (it holds binary data).")]),
+    (b"\x89PNG\r\n\x1a\n\x00\x00\x00IHDR", [(0, "", "Not a CSV, XLSX or ODS file (it holds binary data).")]),
     (b"PK\x03\x04 not really a zip", [(0, "", "Not a readable XLSX workbook (BadZipFile).")]),
     (b"product_code,name,colour\nA,B,red\n",
      [(1, "colour", "Unknown column; products has the columns product_code, name, active, base_unit, "
@@ -292,3 +293,173 @@ def test_an_exported_csv_escapes_formulas_but_not_numbers():
     media, name, pieces = exporting.export("x", ["a", "b", "c"], [["=cmd", -5, "@x"]], "csv")
     text = b"".join(pieces).decode("utf-8")
     assert text == "\ufeffa,b,c\r\n'=cmd,-5,'@x\r\n"
+
+
+# --- a CSV's encoding (transfer/encodings.py) -------------------------------------------------
+
+def test_a_windows_1250_file_reads_its_letters_right_and_says_how_it_was_read(session):
+    report = run(session, "products", sheets.csv_bytes(sheets.SLOVENIAN, "cp1250"))
+    assert report.answer()["created"] == 5, errors(report)
+    assert products(session)["COK-100"]["name"] == "Čokolada mlečna 100 g"
+    assert products(session)["MOKA-1"]["name"] == "Pšenična moka tip 500"
+    reading = report.reading
+    assert (reading.format, reading.encoding, reading.encoding_detected) == ("csv", "windows-1250", True)
+    assert [line["label"] for line in reading.preview] == [row[1] for row in sheets.SLOVENIAN[1:]]
+
+
+def test_the_encoding_given_is_the_one_read(session):
+    data = sheets.csv_bytes(sheets.SLOVENIAN, "cp1250")
+    wrong = run(session, "products", data, encoding="windows-1252", dry_run=True)
+    assert wrong.reading.preview[0]["label"] == "Èokolada mleèna 100 g"  # what the preview shows, nothing written
+    assert (wrong.reading.encoding, wrong.reading.encoding_detected) == ("windows-1252", False)
+    refused = run(session, "products", data, encoding="utf-8")
+    assert errors(refused) == [(0, "", "Not UTF-8 text (byte 0xc8 at position 38): choose the file's encoding.")]
+    assert products(session) == {}
+
+
+@pytest.mark.parametrize("text, codec", [
+    ("Čokolada", "cp1250"), ("Čokolada mlečna", "cp1250"), ("Řepkový olej", "cp1250"), ("Jabłka łąckie", "cp1250"),
+    ("Sütőpor", "cp1250"), ("Šťava jablková", "cp1250"),
+    ("Crème brûlée à la vanille", "cp1252"), ("Piñones tostados", "cp1252"), ("Rødkål på glas", "cp1252"),
+    ("Açúcar refinado", "cp1252"), ("Süßstoff", "cp1252"),
+])
+def test_short_files_of_either_code_page_read_right(text, codec):
+    data = f"product_code;name\r\nP1;{text}\r\n".encode(codec)
+    assert encodings.decode(data)[0] == f"product_code;name\r\nP1;{text}\r\n"
+
+
+def test_utf_8_with_or_without_a_byte_order_mark_and_bytes_no_encoding_reads():
+    assert encodings.decode("\ufeffČokolada".encode("utf-8")) == ("Čokolada", "utf-8")
+    assert encodings.decode("Čokolada".encode("utf-8")) == ("Čokolada", "utf-8")
+    with pytest.raises(encodings.NotText, match="Not text in UTF-8, Windows-1250 or Windows-1252"):
+        encodings.decode(b"name\r\n\x81\x90\r\n")
+
+
+def test_the_api_offers_the_encodings_the_reader_reads():
+    assert ENCODINGS == tuple(encodings.NAMES)
+
+
+# --- the office's own column names, mapped (transfer/mapping.py) ------------------------------
+
+def test_foreign_headers_are_refused_without_a_mapping_and_imported_with_one(session):
+    data = sheets.csv_bytes(sheets.FOREIGN)
+    refused = run(session, "products", data)
+    assert [(row, column) for row, column, _ in errors(refused)] == [
+        (1, "Code"), (1, "Description"), (1, "EAN"), (1, "Notes"), (1, "Unit"), (1, "product_code")]
+    assert errors(refused)[0][2].endswith("Map it to one of them, or ignore it.")
+    assert importing.unknown_headers("products", csv_format.read(data), {}) == sheets.FOREIGN_HEADER
+    assert importing.unknown_headers("products", csv_format.read(data), {"code": "product_code"}) == \
+        ["Description", "Unit", "EAN", "Notes"]
+
+    report = run(session, "products", data, mapping=sheets.FOREIGN_MAPPING)
+    assert report.answer() == {"created": 2, "updated": 0, "unchanged": 0, "errors": []}
+    assert products(session)["TEA-GREEN"]["base_unit_barcode"] == "3830000000017"
+    assert report.reading.mapped == list(sheets.FOREIGN_MAPPING.items())
+    # Case and spaces around a name do not count, in the mapping as in the file.
+    again = run(session, "products", data, mapping={f" {h.upper()} ": c for h, c in sheets.FOREIGN_MAPPING.items()})
+    assert again.answer()["unchanged"] == 2, errors(again)
+
+
+def test_a_mapping_to_no_column_or_two_columns_to_one_is_an_error(session):
+    data = sheets.csv_bytes(sheets.FOREIGN)
+    report = run(session, "products", data, mapping={**sheets.FOREIGN_MAPPING, "Notes": "colour",
+                                                     "EAN": "product_code"})
+    assert [(row, column, message.split(";")[0]) for row, column, message in errors(report)] == [
+        (1, "EAN", "Both 'Code' and 'EAN' would be the column product_code."),
+        (1, "Notes", "Mapped to 'colour', which is no column of products")]
+    assert products(session) == {}
+
+
+def test_a_mapping_is_remembered_per_kind_with_each_change_in_the_audit_trail(session):
+    assert mapping.remembered(session, "products") == {}
+    changes = mapping.remember(session, OFFICE, "products", {**sheets.FOREIGN_MAPPING, "name": "name"})
+    assert changes == {"code": [None, "product_code"], "description": [None, "name"], "unit": [None, "base_unit"],
+                       "ean": [None, "base_unit_barcode"], "notes": [None, ""]}
+    assert mapping.remembered(session, "products") == {
+        "code": "product_code", "description": "name", "unit": "base_unit", "ean": "base_unit_barcode", "notes": ""}
+    assert mapping.remembered(session, "customers") == {}
+    # The same again changes nothing; a column mapped to its own name needs no entry.
+    assert mapping.remember(session, OFFICE, "products", sheets.FOREIGN_MAPPING) == {}
+    assert mapping.remember(session, OFFICE, "products", {"Notes": "notes", "EAN": "packaging_1_barcode"}) == {
+        "notes": ["", None], "ean": ["base_unit_barcode", "packaging_1_barcode"]}
+    entries = session.scalars(select(AuditEntry).where(AuditEntry.kind == "import.mapping")
+                              .order_by(AuditEntry.id)).all()
+    assert [(e.who, e.record) for e in entries] == [("office", "products"), ("office", "products")]
+    assert json.loads(entries[1].changes) == {"notes": ["", None], "ean": ["base_unit_barcode", "packaging_1_barcode"]}
+
+
+# --- every error names its row's record and echoes the value refused --------------------------
+
+@pytest.mark.parametrize("format", ["csv", "xlsx", "ods"])
+def test_a_300_row_file_with_three_mistakes_names_each_with_its_record_and_value(session, format):
+    rows, mistakes = sheets.products_with_errors(300)
+    data = {"csv": lambda: sheets.csv_bytes(rows), "xlsx": lambda: sheets.xlsx(rows),
+            "ods": lambda: sheets.ods({"Products": rows})}[format]()
+    report = run(session, "products", data, f"products.{format}")
+    assert report.answer()["created"] == 297
+    assert [(e["row"], e["record"], e["column"], e["value"], e["message"]) for e in report.sorted_errors()] == \
+        mistakes
+    assert products(session) == {}
+
+
+@pytest.mark.parametrize("kind, text, expected", [
+    ("customers", "id_customer,name\n1,Fresh Foods\nx,Bad\n", (3, "x", "id_customer", "x")),
+    ("packaging", "product_code,unit,amount_base_units\nMILK,crate,-2\n", (2, "MILK / crate", "amount_base_units", "-2")),
+    ("orders", "document_number,id_warehouse,item_number,product_code,amount_ordered,direction\n"
+               "PO-1,1,1,MILK,2,I\nPO-1,,2,MILK,-3,I\n", (3, "PO-1 / 2", "amount_ordered", "-3")),
+    ("reorder_levels", "id_warehouse,product_code,min_amount,target_amount\n1,MILK,5,2\n",
+     (2, "1 / MILK", "target_amount", "2")),
+])
+def test_each_kind_names_the_record_of_a_refused_row_and_the_value(session, kind, text, expected):
+    add(session, "MILK")
+    report = run(session, kind, text)
+    assert [(e["row"], e["record"], e["column"], e.get("value")) for e in report.sorted_errors()] == [expected], \
+        report.errors
+
+
+def test_errors_of_the_file_or_its_header_have_no_record(session):
+    report = run(session, "products", "name,base_unit\nA,pc\n")
+    assert report.sorted_errors() == [{"row": 1, "column": "product_code", "message": "This column is required."}]
+
+
+def test_the_preview_shows_the_first_names_then_those_with_accents():
+    rows = [["product_code", "name", "base_unit"]] + [[f"P{n}", f"Product {n}", "pc"] for n in range(1, 30)]
+    rows[20][1] = "Čaj"
+    table = csv_format.read(sheets.csv_bytes(rows))
+    columns = {"product_code": 0, "name": 1, "base_unit": 2}
+    assert [(line["row"], line["label"]) for line in importing.preview(importing.KINDS["products"], table, columns)] \
+        == [(2, "Product 1"), (3, "Product 2"), (4, "Product 3"), (5, "Product 4"), (6, "Product 5"), (21, "Čaj")]
+
+
+# --- OpenDocument spreadsheets (transfer/ods_format.py) ---------------------------------------
+
+def test_an_ods_is_read_from_the_sheet_named_like_the_kind(session):
+    data = sheets.ods({"Notes": [["nothing", "here"]],
+                       "Products": [[None], ["product_code", "name", "base_unit", "base_unit_barcode", "weight_netto"],
+                                    ["COK-100", "Čokolada", "pc", 3830000000017, 0.1],
+                                    ["TEA", "Tea", "pc", None, 1.03], [None, None], ["BAD", "", "pc", None, 1]]})
+    report = run(session, "products", data, "list.ods")
+    assert errors(report) == [(6, "name", "Length must be between 1 and 200.")]  # rows as LibreOffice numbers them
+    assert report.reading.format == "ods" and report.reading.encoding is None
+    fixed = sheets.ods({"Products": [["product_code", "name", "base_unit", "base_unit_barcode", "weight_netto"],
+                                     ["COK-100", "Čokolada", "pc", 3830000000017, 0.1],
+                                     ["TEA", "Tea", "pc", None, 1.03]]})
+    assert run(session, "products", fixed, "list.ods").answer()["created"] == 2
+    found = products(session)
+    assert (found["COK-100"]["name"], found["COK-100"]["base_unit_barcode"]) == ("Čokolada", "3830000000017")
+    assert found["TEA"]["weight_netto_milli"] == 1030
+
+
+@pytest.mark.parametrize("data, name, message", [
+    (sheets.ods({"Text": [["a"]]}, media_type="application/vnd.oasis.opendocument.text"), "letter.odt",
+     "An OpenDocument that is not a spreadsheet: save the list as .ods, .xlsx or CSV."),
+    (b"not a spreadsheet at all", "list.ods", "Not a readable ODS spreadsheet."),
+])
+def test_what_is_no_ods_says_what_to_do(session, data, name, message):
+    assert errors(run(session, "products", data, name)) == [(0, "", message)]
+
+
+def test_a_broken_ods_is_refused_with_a_report(session):
+    data = sheets.ods({"Products": [["product_code"], ["A"]]})
+    broken = data.replace(b"content.xml", b"contents.xm")
+    assert errors(run(session, "products", broken, "list.ods"))[0][2].startswith("Not a readable ODS spreadsheet (")

@@ -30,7 +30,7 @@ def convert(column: Column, value, decimal_comma: bool):
     if value is None or (isinstance(value, str) and not value.strip()):
         return "" if column.type == TEXT else NOT_GIVEN
     if column.type == TEXT:
-        return _text(value)
+        return as_text(value)
     if isinstance(value, bool) or isinstance(value, (date, datetime)):
         raise CellError("Must be a number.")
     if column.type == WHOLE:
@@ -51,7 +51,10 @@ def convert(column: Column, value, decimal_comma: bool):
     return value
 
 
-def _text(value) -> str:
+def as_text(value) -> str:
+    """A cell as text: what a text column reads, and what a report echoes of a refused cell."""
+    if value is None:
+        return ""
     if isinstance(value, str):
         return value
     if isinstance(value, float) and value.is_integer():
@@ -70,20 +73,28 @@ class Kind:
     `apply(context, rows)` checks and applies the rows [(row number, {column: value})] inside
     the import's transaction; `export(session, caller)` gives (header, rows) in the same columns.
     `numbered` names columns that come in numbered groups (products' packaging_1_unit...).
+    `record` names the columns that say which record a row is (shown beside its errors), and
+    `label` the one a person recognises it by (the preview of how a file's text was read).
+    `informational` names columns a page's download adds for people (an order's state, what was
+    delivered): an import reads past them, so that the download imports back unchanged.
     """
 
     name: str
     columns: tuple
     apply: object
     export: object
-    numbered: tuple | None = None  # (pattern, {last part: Column}, how the help names them)
+    # (pattern, {last part: Column}, how the help names them, name of group N's part)
+    numbered: tuple | None = None
+    record: tuple = ()
+    label: str = ""
+    informational: tuple = ()
 
     def column(self, name: str) -> Column | None:
         for column in self.columns:
             if column.name == name:
                 return column
         if self.numbered is not None:
-            pattern, by_part, _ = self.numbered
+            pattern, by_part = self.numbered[:2]
             match = pattern.fullmatch(name)
             if match and match[1] != "0" and not match[1].startswith("0"):
                 return Column(name, by_part[match[2]].type)
@@ -93,4 +104,12 @@ class Kind:
         names = [column.name for column in self.columns]
         if self.numbered is not None:
             names.append(self.numbered[2])
+        return names
+
+    def choices(self, groups: int = 0) -> list[str]:
+        """Every column a file's header may be mapped to; numbered ones up to group `groups`."""
+        names = [column.name for column in self.columns]
+        if self.numbered is not None:
+            names += [self.numbered[3].format(group=group, part=part)
+                      for group in range(1, groups + 1) for part in self.numbered[1]]
         return names

@@ -1,6 +1,7 @@
 """CSV files: read one as a spreadsheet program saved it, and write one that any opens.
 
-Reading: UTF-8 with or without a byte-order mark, else Windows-1252 (what Excel saves on a
+Reading: in the encoding asked for, else the one transfer/encodings.py finds (UTF-8 with or
+without a byte-order mark, Windows-1250 or Windows-1252: what Excel saves on a Central or
 Western European Windows); the delimiter is the one of `,` `;` or tab found most often in the
 header row. Writing: UTF-8 with a byte-order mark (so Excel reads the accents), comma,
 CRLF, as a generator of text pieces that never holds the whole file.
@@ -8,14 +9,15 @@ CRLF, as a generator of text pieces that never holds the whole file.
 import csv
 import io
 
+from transfer import encodings
 from transfer.table import FORMULA_STARTS, FileRefused, Table
 
 DELIMITERS = (",", ";", "\t")
 BOM = "\ufeff"
 
 
-def read(data: bytes) -> Table:
-    text = decode(data)
+def read(data: bytes, encoding: str | None = None) -> Table:
+    text, used = decode(data, encoding)
     if not text.strip():
         raise FileRefused("The file is empty.")
     delimiter = detect_delimiter(text)
@@ -31,20 +33,18 @@ def read(data: bytes) -> Table:
                 rows.append((number, [unescape(cell) for cell in record]))
     except csv.Error as error:
         raise FileRefused(f"Not a readable CSV file: {error}.") from None
-    return Table(header=header, header_row=header_row, rows=rows, decimal_comma=delimiter == ";")
+    return Table(header=header, header_row=header_row, rows=rows, decimal_comma=delimiter == ";",
+                 encoding=used, encoding_detected=encoding is None)
 
 
-def decode(data: bytes) -> str:
+def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
+    """(text, encoding used)."""
     if b"\x00" in data[:65536]:
-        raise FileRefused("Not a CSV or XLSX file (it holds binary data).")
+        raise FileRefused("Not a CSV, XLSX or ODS file (it holds binary data).")
     try:
-        return data.decode("utf-8-sig")
-    except UnicodeDecodeError:
-        pass
-    try:
-        return data.decode("cp1252")
-    except UnicodeDecodeError:
-        raise FileRefused("Not a CSV file in UTF-8 or Windows-1252.") from None
+        return encodings.decode(data, encoding)
+    except encodings.NotText as error:
+        raise FileRefused(str(error)) from None
 
 
 def detect_delimiter(text: str) -> str:

@@ -49,4 +49,4 @@ def export(session, caller=None):
                     for customer in catalog.list_customers(session))
 
 
-KIND = Kind("customers", COLUMNS, apply, export)
+KIND = Kind("customers", COLUMNS, apply, export, record=("id_customer",), label="name")

@@ -1,21 +1,40 @@
-"""One import: read the file, match its header to the kind's columns, try every row in one
-write transaction, and report. Nothing is kept when any row is refused or on a dry run.
+"""One import: read the file, match its header to the kind's columns (through a mapping of
+the office's own column names, where one is given), try every row in one write transaction,
+and report. Nothing is kept when any row is refused or on a dry run.
 
 The kinds are registered below (KINDS): a kind is one module with a `KIND` object (see
 products.py for the shape): its columns, `apply(context, rows)` and `export(session, caller)`.
+Each error of a row names the row's record (its code, number...) and echoes the cell refused,
+so that a person finds it in a file of thousands of rows.
 """
 from dataclasses import dataclass, field
 
 from stock import audit
 from stock.errors import ServiceError
 from storage.db import writing
-from transfer import csv_format, customers, orders, packaging, products, reorder_levels, xlsx_format
-from transfer.columns import NOT_GIVEN, CellError, convert
+from transfer import (csv_format, customers, encodings, ods_format, orders, packaging, products, reorder_levels,
+                      xlsx_format)
+from transfer.columns import NOT_GIVEN, CellError, as_text, convert
+from transfer.mapping import IGNORED, normal
 from transfer.table import FileRefused, column_letter
 
 KINDS = {kind.name: kind for kind in (products.KIND, packaging.KIND, customers.KIND, orders.KIND,
                                        reorder_levels.KIND)}
 MAX_FILE_BYTES = 50 * 1024 * 1024
+PREVIEW_ROWS = 5  # the first rows, and as many more with accented names, for the encoding's check
+SAMPLES = 3  # values shown of each column where the page asks what a column holds
+
+
+@dataclass
+class Reading:
+    """How a file was read, for the person checking it: its format and a CSV's encoding, the
+    columns a mapping decided, and a preview of its records' names."""
+
+    format: str
+    encoding: str | None
+    encoding_detected: bool
+    mapped: list = field(default_factory=list)  # (header as written, column or IGNORED)
+    preview: list = field(default_factory=list)  # {row, record, label}
 
 
 @dataclass
@@ -25,12 +44,19 @@ class Report:
     created: int = 0
     updated: int = 0
     unchanged: int = 0
-    errors: list = field(default_factory=list)  # {row, column, message}, by row
+    # {row, column, message}, and for an error in a row its `record` and the `value` refused
+    errors: list = field(default_factory=list)
     outcomes: list = field(default_factory=list)  # (row, record, "created"|"updated"|"unchanged")
+    reading: Reading | None = None
+
+    def sorted_errors(self) -> list:
+        return sorted(self.errors, key=lambda e: (e["row"], e["column"]))
 
     def answer(self) -> dict:
+        """The report as the API has always answered it: each error's row, column and message."""
         return {"created": self.created, "updated": self.updated, "unchanged": self.unchanged,
-                "errors": sorted(self.errors, key=lambda e: (e["row"], e["column"]))}
+                "errors": [{"row": e["row"], "column": e["column"], "message": e["message"]}
+                           for e in self.sorted_errors()]}
 
 
 class Context:
@@ -87,42 +113,64 @@ class _RolledBack(Exception):
     """Ends the write transaction without keeping it (a dry run, or refused rows)."""
 
 
-def read_table(file, filename: str, kind: str):
-    """The file as a Table, by what it holds (an .xlsx is a zip archive), not by its name."""
+def read_table(file, filename: str, kind: str, encoding: str | None = None):
+    """The file as a Table, by what it holds (an .xlsx or .ods is a zip archive), not by its name.
+
+    `encoding` is a CSV's (transfer/encodings.py); None finds it.
+    """
     head = file.read(8)
     file.seek(0)
     if not head:
         raise FileRefused("The file is empty.")
     if head.startswith(xlsx_format.MAGIC):
+        found = ods_format.kind_of_zip(file)
+        if found == "ods":
+            return ods_format.read(file, kind)
+        if found == "odf":
+            raise FileRefused("An OpenDocument that is not a spreadsheet: save the list as .ods, .xlsx or CSV.")
         return xlsx_format.read(file, kind)
     if head.startswith(b"\xd0\xcf\x11\xe0"):
         raise FileRefused("An old Excel .xls workbook: save it as .xlsx or CSV first.")
     if filename.lower().endswith(".xlsx"):
         raise FileRefused("Not a readable XLSX workbook.")
-    return csv_format.read(file.read())
+    if filename.lower().endswith(".ods"):
+        raise FileRefused("Not a readable ODS spreadsheet.")
+    return csv_format.read(file.read(), encoding)
 
 
 def run(session, kind_name: str, file, filename: str = "", actor: audit.Actor | None = None,
-        caller=None, dry_run: bool = False, progress=None, on_rows=None) -> Report:
+        caller=None, dry_run: bool = False, progress=None, on_rows=None, encoding: str | None = None,
+        mapping: dict | None = None) -> Report:
     """Import `file` (a binary file object) as records of one kind; the report says what happened.
 
+    `encoding`: a CSV's, None to find it. `mapping`: {header as in the file: column of the kind,
+    or "" to ignore it}; without one an unknown column is an error.
     `progress(n)` is called as rows are done; `on_rows(count)` once the rows are known.
     """
-    kind = KINDS[kind_name]
-    report = Report()
     try:
-        table = read_table(file, filename, kind.name)
+        table = read_table(file, filename, kind_name, encoding)
     except FileRefused as refused:
+        report = Report()
         report.errors.append({"row": refused.row, "column": refused.column, "message": refused.message})
         return report
-    columns = match_header(kind, table, report)
+    return run_table(session, kind_name, table, filename, actor, caller, dry_run, progress, on_rows, mapping)
+
+
+def run_table(session, kind_name: str, table, filename: str = "", actor: audit.Actor | None = None,
+              caller=None, dry_run: bool = False, progress=None, on_rows=None, mapping: dict | None = None) -> Report:
+    """The import of a file already read (read_table), as `run`."""
+    kind = KINDS[kind_name]
+    report = Report()
+    columns, ignored, mapped = match_header(kind, table, report, mapping or {})
+    report.reading = Reading(table.format, table.encoding, table.encoding_detected, mapped,
+                             preview(kind, table, columns))
     if report.errors:
         return report
     if not table.rows:
         report.errors.append({"row": table.header_row, "column": "",
                               "message": "The file has a header row but no rows below it."})
         return report
-    rows = read_rows(kind, table, columns, report)
+    rows = read_rows(kind, table, columns, ignored, report)
     if on_rows is not None:
         on_rows(len(table.rows))
     actor = actor or audit.cli_actor()
@@ -140,14 +188,24 @@ def run(session, kind_name: str, file, filename: str = "", actor: audit.Actor | 
                 reach=frozenset(fields["id_warehouse"] for _, fields in rows if "id_warehouse" in fields))
     except _RolledBack:
         pass
+    describe_errors(report, kind, table, columns)
     return report
 
 
-def match_header(kind, table, report: Report) -> dict:
-    """{field name: index of its column}; unknown, repeated and missing columns are errors."""
-    columns, seen = {}, {}
+def unknown_headers(kind_name: str, table, mapping: dict) -> list[str]:
+    """The file's headers that are no column of the kind and that the mapping does not name."""
+    kind, named = KINDS[kind_name], {normal(header) for header in mapping}
+    return [text for text in table.header if normal(text) and normal(text) not in named
+            and kind.column(normal(text)) is None and normal(text) not in kind.informational]
+
+
+def match_header(kind, table, report: Report, mapping: dict) -> tuple[dict, set, list]:
+    """({column: index of the file's column holding it}, indexes of columns ignored, the mapping's
+    decisions as (header, column)); unknown, repeated and missing columns are errors."""
+    mapping = {normal(header): column for header, column in mapping.items()}
+    columns, seen, ignored, mapped = {}, {}, set(), []
     for index, text in enumerate(table.header):
-        name = text.strip().lower()
+        name = normal(text)
         if not name:
             continue
         if name in seen:
@@ -156,23 +214,36 @@ def match_header(kind, table, report: Report) -> dict:
                                   f"and {column_letter(index)})."})
             continue
         seen[name] = index
-        if kind.column(name) is None:
-            report.errors.append({"row": table.header_row, "column": text, "message":
-                                  f"Unknown column; {kind.name} has the columns "
-                                  f"{', '.join(kind.column_names())}."})
+        target = mapping.get(name, name)
+        if name in mapping and target != name:
+            mapped.append((text, target))
+        if target == IGNORED or target in kind.informational:
+            ignored.add(index)
             continue
-        columns[name] = index
+        if kind.column(target) is None:
+            report.errors.append({"row": table.header_row, "column": text, "message":
+                                  (f"Mapped to {target!r}, which is no column of {kind.name}; "
+                                   if name in mapping else "Unknown column; ")
+                                  + f"{kind.name} has the columns {', '.join(kind.column_names())}. "
+                                    "Map it to one of them, or ignore it."})
+            continue
+        if target in columns:
+            first = table.header[columns[target]]
+            report.errors.append({"row": table.header_row, "column": text, "message":
+                                  f"Both {first!r} and {text!r} would be the column {target}."})
+            continue
+        columns[target] = index
     for column in kind.columns:
         if column.required and column.name not in columns:
             report.errors.append({"row": table.header_row, "column": column.name,
                                   "message": "This column is required."})
-    return columns
+    return columns, ignored, mapped
 
 
-def read_rows(kind, table, columns: dict, report: Report) -> list:
+def read_rows(kind, table, columns: dict, ignored: set, report: Report) -> list:
     """(row number, {field: value}) for each row; a cell that is no value of its column is an error."""
     rows = []
-    named = set(columns.values())
+    named = set(columns.values()) | ignored
     for number, values in table.rows:
         fields, bad = {}, False
         for name, index in columns.items():
@@ -193,3 +264,65 @@ def read_rows(kind, table, columns: dict, report: Report) -> list:
         if not bad:
             rows.append((number, fields))
     return rows
+
+
+def record_of(kind, columns: dict, values: list) -> str:
+    """Which record a row is, as the file says: "MILK", "PO-7 / 2"."""
+    parts = [as_text(values[columns[name]]).strip() for name in kind.record
+             if name in columns and columns[name] < len(values)]
+    return " / ".join(part for part in parts if part)
+
+
+def describe_errors(report: Report, kind, table, columns: dict) -> None:
+    """Give each error of a row the row's record and the cell's value as the file holds it."""
+    if not report.errors:
+        return
+    cells = dict(table.rows)
+    where = {}
+    for index, text in enumerate(table.header):
+        where.setdefault(text, index)
+    for index in range(max((len(values) for values in cells.values()), default=0)):
+        where.setdefault(column_letter(index), index)  # a value in a column without a header
+    for error in report.errors:
+        values = cells.get(error["row"])
+        if values is None:
+            continue
+        error["record"] = record_of(kind, columns, values)
+        index = where.get(error["column"])
+        if error["column"] and index is not None:
+            error["value"] = as_text(values[index] if index < len(values) else None)
+
+
+def preview(kind, table, columns: dict) -> list[dict]:
+    """The first rows' records and names, then rows whose names hold accented letters: what a
+    wrong encoding shows wrong (`Èokolada`) before anything is written."""
+    if kind.label not in columns:
+        return []
+    index = columns[kind.label]
+
+    def line(number, values):
+        label = as_text(values[index] if index < len(values) else None)
+        return {"row": number, "record": record_of(kind, columns, values), "label": label}
+
+    shown = [line(number, values) for number, values in table.rows[:PREVIEW_ROWS]]
+    if any(encodings.has_accents(shown_line["label"]) for shown_line in shown):
+        return shown
+    for number, values in table.rows[PREVIEW_ROWS:]:
+        if encodings.has_accents(as_text(values[index] if index < len(values) else None)):
+            shown.append(line(number, values))
+            if len(shown) == 2 * PREVIEW_ROWS:
+                break
+    return shown
+
+
+def samples(table) -> list[list[str]]:
+    """The first few different values of each of the file's columns, as text."""
+    found = [[] for _ in table.header]
+    for _, values in table.rows:
+        for index, value in enumerate(values[:len(found)]):
+            text = as_text(value).strip()
+            if text and len(found[index]) < SAMPLES and text not in found[index]:
+                found[index].append(text)
+        if all(len(column) == SAMPLES for column in found):
+            break
+    return found

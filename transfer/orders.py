@@ -31,6 +31,7 @@ COLUMNS = (Column("document_number", TEXT, required=True), Column("id_warehouse"
            Column("lot", TEXT), Column("amount_ordered", QUANTITY, required=True),
            Column("direction", TEXT), Column("note", TEXT))
 SETTINGS = ("allowed_types", "allowed_directions")
+INFORMATIONAL = ("customer_name", "state", "amount_delivered")
 
 
 def apply(context, rows) -> None:
@@ -156,13 +157,33 @@ def export(session, caller=None):
     def rows():
         for order in session.scalars(query):
             for item in sorted(order.items, key=lambda i: i.item_number):
-                yield [order.document_number, order.id_warehouse, name_of(order.id_warehouse),
-                       order.id_customer, order.description,
-                       order.expiration_limit, order.allowed_types, order.allowed_directions,
-                       item.item_number, item.product_code, item.lot, from_milli(item.amount_ordered_milli),
-                       item.direction, item.note]
+                yield _line(order, item, name_of)
 
     return header, rows()
 
 
-KIND = Kind("orders", COLUMNS, apply, export)
+def _line(order, item, name_of) -> list:
+    return [order.document_number, order.id_warehouse, name_of(order.id_warehouse), order.id_customer,
+            order.description, order.expiration_limit, order.allowed_types, order.allowed_directions,
+            item.item_number, item.product_code, item.lot, from_milli(item.amount_ordered_milli), item.direction,
+            item.note]
+
+
+def listing(found, customers: dict, name_of) -> tuple[list[str], object]:
+    """The orders page's download: the orders found, one row per line, in the import's columns
+    and beside them what the office reads there (the customer's name, the state, what was
+    delivered), which an import reads past: the download imports back unchanged. `name_of`
+    gives a warehouse's name by its number."""
+    header = [column.name for column in COLUMNS] + list(INFORMATIONAL)
+
+    def rows():
+        for order in found:
+            for item in sorted(order.items, key=lambda i: i.item_number):
+                yield _line(order, item, name_of) + [customers.get(order.id_customer, ""), order.state,
+                                                     from_milli(item.amount_delivered_milli)]
+
+    return header, rows()
+
+
+KIND = Kind("orders", COLUMNS, apply, export, record=("document_number", "item_number"),
+            label="description", informational=INFORMATIONAL)

@@ -71,4 +71,4 @@ def export(session, caller=None):
                      entry["barcode"]] for product in listed for entry in product["packaging"])
 
 
-KIND = Kind("packaging", COLUMNS, apply, export)
+KIND = Kind("packaging", COLUMNS, apply, export, record=("product_code", "unit"), label="unit")

@@ -165,9 +165,10 @@ def _unchanged(product, loaded: dict) -> bool:
     return True
 
 
-def export(session, caller=None):
-    """(header, rows) of every product in the import's columns: importing them changes nothing."""
-    listed = catalog.list_products(session)
+def export(session, caller=None, search: str = ""):
+    """(header, rows) of every product (or those a search finds) in the import's columns:
+    importing them changes nothing. The products page downloads the same."""
+    listed = catalog.search_products(session, search) if search else catalog.list_products(session)
     groups = max((len(p["packaging"]) for p in listed), default=0)
     header = [column.name for column in COLUMNS] + [
         f"packaging_{n}_{part}" for n in range(1, groups + 1) for part in PACKAGING_PARTS]
@@ -188,4 +189,6 @@ def export(session, caller=None):
 
 KIND = Kind("products", COLUMNS, apply, export,
             numbered=(PACKAGING_COLUMN, PACKAGING_PARTS,
-                      "packaging_N_unit, packaging_N_amount_base_units, packaging_N_barcode"))
+                      "packaging_N_unit, packaging_N_amount_base_units, packaging_N_barcode",
+                      "packaging_{group}_{part}"),
+            record=("product_code",), label="name")

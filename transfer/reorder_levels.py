@@ -56,4 +56,5 @@ def export(session, caller=None):
                     for level in list_reorder_levels(session, warehouses))
 
 
-KIND = Kind("reorder_levels", COLUMNS, apply, export)
+KIND = Kind("reorder_levels", COLUMNS, apply, export, record=("id_warehouse", "product_code"),
+            label="product_code")

@@ -13,6 +13,9 @@ class Table:
     rows: list[tuple[int, list]] = field(default_factory=list)  # (row number, cell values)
     # A CSV separated by ";" comes from a spreadsheet set to a decimal comma: "1,5" is 1.5.
     decimal_comma: bool = False
+    format: str = "csv"  # csv, xlsx or ods
+    encoding: str | None = None  # a CSV's, as read (transfer/encodings.py)
+    encoding_detected: bool = False  # guessed from the bytes, not chosen
 
 
 class FileRefused(Exception):

@@ -64,7 +64,7 @@ def read(file, kind: str) -> Table:
         workbook.close()
     if header is None:
         raise FileRefused("The file is empty.")
-    return Table(header=header, header_row=header_row, rows=rows)
+    return Table(header=header, header_row=header_row, rows=rows, format="xlsx")
 
 
 def _cell(cell_type, sheet, value, bold=None):
