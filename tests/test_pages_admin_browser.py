@@ -13,7 +13,8 @@ from playwright.sync_api import expect
 from conftest import PASSWORD
 from identity import people
 from stock.audit import cli_actor
-from test_pages_browser import TIMEOUT_MS, demo_depot, demo_sqlite_depot, keep_screenshot, page, sign_in  # noqa: F401
+from test_pages_browser import (TIMEOUT_MS, demo_depot, demo_sqlite_depot, keep_screenshot, nav_link, page,  # noqa: F401
+                                sign_in)
 
 pytestmark = pytest.mark.live
 
@@ -27,7 +28,7 @@ def test_disabling_asks_first_and_a_disabled_person_is_enabled_again(page, sessi
     session.remove()
     page.set_viewport_size({"width": width, "height": 900})
     sign_in(page, PASSWORD, "boss")
-    page.get_by_role("link", name="People", exact=True).click()
+    nav_link(page, "People").click()
     row = page.locator('#people tr[data-name="ben"]')
     # Your own row offers no way to disable or demote yourself.
     expect(page.locator('#people tr[data-name="boss"]')).to_contain_text("you")
@@ -61,22 +62,25 @@ def test_an_admin_limited_to_a_warehouse_stays_within_it(page, session, width): 
     sign_in(page, PASSWORD, "chief")
     options = page.get_by_label("Warehouse").locator("option").all_inner_texts()
     assert len(options) == 2 and options[0] == "all"  # all, and its own
-    page.get_by_role("link", name="People", exact=True).click()
+    nav_link(page, "People").click()
     expect(page.locator('#people tr[data-name="cold-store"]')).to_have_count(0)
     form = page.locator("#add-person")
-    expect(form.get_by_label("Warehouses")).to_have_value("1")
+    # Its own warehouse, by name, ticked; the others are not offered.
+    main = form.get_by_role("checkbox", name="Main")
+    expect(main).to_be_checked()
+    expect(form.get_by_role("checkbox")).to_have_count(1)
     form.get_by_label("Name").fill("anna")
-    form.get_by_label("Warehouses").fill("")
+    main.uncheck()
     form.get_by_label("Password").fill(PASSWORD)
     form.get_by_role("button", name="Add").click()
     expect(page.get_by_role("alert")).to_contain_text("only an admin for every warehouse")
     expect(page.locator('#people tr[data-name="anna"]')).to_have_count(0)
-    form.get_by_label("Warehouses").fill("1")
+    form.get_by_role("checkbox", name="Main").check()
     form.get_by_label("Password").fill(PASSWORD)
     form.get_by_role("button", name="Add").click()
     expect(page.get_by_role("status")).to_contain_text("anna may sign in now")
     assert page.evaluate(SIDEWAYS) <= 0
-    page.get_by_role("link", name="Audit", exact=True).click()
+    nav_link(page, "Audit").click()
     records = page.locator("#audit tbody tr td:nth-child(6)").all_inner_texts()
     assert "anna" in records and "cold-store" not in records
 

@@ -387,7 +387,7 @@ def test_the_keys_pages_code_pairs_a_phone_when_its_camera_app_opens_it(browser,
         tab.get_by_role("button", name="Sign in").click()
         tab.goto(dairy.base + "/admin/keys")
         tab.get_by_label("Device name").fill("phone-anna")
-        tab.get_by_label("Warehouses").fill("1")
+        tab.get_by_role("checkbox", name="Main").check()
         tab.get_by_role("button", name="Make key and show pairing code").click()
         shot = tab.locator("svg.qr").first.screenshot()
     finally:
