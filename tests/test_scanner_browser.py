@@ -405,3 +405,21 @@ def test_the_keys_pages_code_pairs_a_phone_when_its_camera_app_opens_it(browser,
     [made] = dairy.batches()
     assert made["batch_settings"]["batch_number"] > 0
     assert dairy.stock("MILK-1L") == 1
+
+
+def test_a_code_that_stalls_halfway_or_begins_before_the_focus_comes_back_is_read_whole(phone, dairy):
+    tab = paired(phone, dairy, dairy.key("phone-1"))
+    tab.get_by_role("button", name="Receive").click()
+    expect(tab.locator("body")).to_have_attribute("data-screen", "flow")
+    # A busy phone: the wedge's characters stop for longer than a pause between scans, then go on.
+    tab.keyboard.type(MILK[:4])
+    tab.wait_for_timeout(400)
+    tab.keyboard.type(MILK[4:])
+    tab.keyboard.press("Enter")
+    expect(tab.locator("#last")).to_contain_text("Milk 1 l")
+    # A tap on the list, and the trigger at once: the code begins before the scan field has its focus back.
+    tab.locator("#lines li").first.click()
+    tab.keyboard.type(BUTTER)
+    tab.keyboard.press("Enter")
+    expect(tab.locator("#lines li")).to_have_count(2)
+    expect(tab.locator("#last")).to_contain_text("Butter 250 g")

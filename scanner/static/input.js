@@ -59,8 +59,10 @@ export class ScanInput {
     const isWedge = burst !== null && burst.target === target && burst.text.length >= MIN_LENGTH
       && now - burst.last <= PAUSE_MS && (now - burst.first) / burst.text.length <= GAP_MS;
     if (target === this.field) {
-      // A wedge's code is the burst whole: some of it may have arrived before the field had the focus.
-      const text = (isWedge ? burst.text : this.field.value).trim();
+      // The field holds the code, unless some of it arrived before the field had its focus back:
+      // then the burst holds it whole (and the field only its end).
+      const typed = this.field.value;
+      const text = (isWedge && burst.text.length > typed.length && burst.text.endsWith(typed) ? burst.text : typed).trim();
       if (!text && event.key === "Tab") return; // Tab out of an empty field moves on, as anywhere
       event.preventDefault();
       this.field.value = "";
