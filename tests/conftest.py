@@ -585,6 +585,15 @@ def live_server(database_config, tmp_path):
 
 
 
+def sideways(page) -> int:
+    """How far a page scrolls sideways, in px, measured once the page has loaded. A click that
+    sends a form returns when the answer's first bytes are in, and a layout read then may be of the
+    page without its stylesheets (each page asks again whether they changed, and a busy server
+    answers late): a table laid out as a table, wider than any phone."""
+    page.wait_for_load_state("load")
+    return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
+
+
 CHROMIUM = "/usr/bin/chromium"
 BROWSER_TIMEOUT_MS = 15_000
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

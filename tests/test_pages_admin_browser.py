@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import PASSWORD
+from conftest import PASSWORD, sideways
 from identity import people
 from stock.audit import cli_actor
 from test_pages_browser import (TIMEOUT_MS, demo_depot, demo_sqlite_depot, keep_screenshot, nav_link, page,  # noqa: F401
@@ -18,7 +18,6 @@ from test_pages_browser import (TIMEOUT_MS, demo_depot, demo_sqlite_depot, keep_
 
 pytestmark = pytest.mark.live
 
-SIDEWAYS = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -38,7 +37,7 @@ def test_disabling_asks_first_and_a_disabled_person_is_enabled_again(page, sessi
     confirm = row.get_by_role("button", name="Disable ben")
     expect(confirm).to_be_visible()
     expect(row).to_contain_text("every session they have ends now")
-    assert page.evaluate(SIDEWAYS) <= 0
+    assert sideways(page) <= 0
     if width == 1280:
         shot = tmp_path / "admin-people-disable.png"
         page.screenshot(path=shot, full_page=True)
@@ -50,7 +49,7 @@ def test_disabling_asks_first_and_a_disabled_person_is_enabled_again(page, sessi
     row.get_by_role("button", name="Enable ben").click()
     expect(page.get_by_role("status")).to_contain_text("ben may sign in again")
     expect(row).to_contain_text("active")
-    assert page.evaluate(SIDEWAYS) <= 0
+    assert sideways(page) <= 0
 
 
 @pytest.mark.parametrize("width", [1280, 390])
@@ -79,8 +78,10 @@ def test_an_admin_limited_to_a_warehouse_stays_within_it(page, session, width): 
     form.get_by_label("Password").fill(PASSWORD)
     form.get_by_role("button", name="Add").click()
     expect(page.get_by_role("status")).to_contain_text("anna may sign in now")
-    assert page.evaluate(SIDEWAYS) <= 0
+    assert sideways(page) <= 0
     nav_link(page, "Audit").click()
+    # The trail read once its page is there: the click returns before the next page has come.
+    expect(page.get_by_role("heading", level=1)).to_have_text("Audit trail")
     records = page.locator("#audit tbody tr td:nth-child(6)").all_inner_texts()
     assert "anna" in records and "cold-store" not in records
 

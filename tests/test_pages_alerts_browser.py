@@ -7,11 +7,12 @@ service from tests/test_pages_browser.py.
 import pytest
 from playwright.sync_api import expect
 
+from conftest import sideways
+
 from test_pages_browser import demo_depot, demo_sqlite_depot, keep_screenshot, page, sign_in  # noqa: F401
 
 pytestmark = pytest.mark.live
 
-SIDEWAYS = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
 
 
 @pytest.fixture
@@ -48,7 +49,7 @@ def test_the_alerts_page_and_its_count_in_the_navigation(page, warned, width, tm
     expect(rows).to_have_count(len(found["low_stock"]))
     first = rows.first
     expect(first).to_contain_text(found["low_stock"][0]["product_code"])
-    assert page.evaluate(SIDEWAYS) <= 0
+    assert sideways(page) <= 0
     shot = tmp_path / f"alerts-{width}.png"
     page.screenshot(path=shot, full_page=True)
     keep_screenshot(shot, f"alerts-{width}.png")
@@ -86,7 +87,7 @@ def test_the_pick_list_prints_without_the_navigation(page, demo_depot, width):  
     expect(page.locator("section.pick-line")).to_have_count(1)
     expect(page.get_by_role("button", name="Print")).to_be_visible()
     assert page.get_by_role("button", name="Print").bounding_box()["height"] >= 40
-    assert page.evaluate(SIDEWAYS) <= 0
+    assert sideways(page) <= 0
     page.emulate_media(media="print")
     expect(page.locator("header")).to_be_hidden()
     expect(page.get_by_role("button", name="Print")).to_be_hidden()

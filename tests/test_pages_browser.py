@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from sqlalchemy.engine import make_url
 
 from app import create_app
-from conftest import PASSWORD, close_app
+from conftest import PASSWORD, close_app, sideways
 from helpers import qr_holds
 from identity import api_keys, people
 from operations.demo import OFFICE_PERSON
@@ -301,7 +301,7 @@ def office_paths(page) -> list[str]:
 
 
 def fits(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    return sideways(page) <= 0
 
 
 def short_targets(page) -> list[str]:
@@ -563,7 +563,7 @@ def test_an_error_beside_its_row_then_the_corrected_file_applied(page, session, 
         "weight_netto: At most 3 decimal places.")
     expect(page.locator('#import-rows tr[data-row="2"]')).to_contain_text("to create")
     expect(page.get_by_role("button", name="Apply the import")).to_have_count(0)
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert sideways(page) <= 0
     if width == 1280:
         shot = tmp_path / "import.png"
         page.screenshot(path=shot, full_page=True)
@@ -574,7 +574,7 @@ def test_an_error_beside_its_row_then_the_corrected_file_applied(page, session, 
     page.get_by_label("File (.xlsx, .ods or .csv)").set_input_files(str(good))
     page.get_by_role("button", name="Check the file").click()
     expect(page.locator("#report .counts")).to_contain_text("3 to create")
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert sideways(page) <= 0
     page.get_by_role("button", name="Apply the import").click()
     expect(page.locator("#report h2")).to_contain_text("imported")
     expect(page.locator("#report .counts")).to_contain_text("3 created")

@@ -15,14 +15,13 @@ from playwright.sync_api import expect
 
 from sqlalchemy import text
 
-from conftest import PASSWORD
+from conftest import PASSWORD, sideways
 from safekeeping.backups import check_sqlite_copy
 from storage.db import db
 from test_pages_browser import demo_depot, demo_sqlite_depot, keep_screenshot, page, sign_in  # noqa: F401
 
 pytestmark = pytest.mark.live
 
-SIDEWAYS = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
 WIDTHS = [1280, 390]
 NAMES = {1280: "desktop", 390: "phone"}
 
@@ -46,7 +45,7 @@ def open_as_boss(page, width):
 
 def fits(page, width) -> None:
     """Nothing scrolls sideways, and on a phone every button is big enough to touch."""
-    assert page.evaluate(SIDEWAYS) <= 0
+    assert sideways(page) <= 0
     if width < 700:
         for button in page.locator("main button:visible").all():
             assert button.bounding_box()["height"] >= 40, button.inner_text()

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import PASSWORD
+from conftest import PASSWORD, sideways
 from identity import people
 from stock.audit import cli_actor
 from test_pages_browser import (DESKTOP, PHONE, TIMEOUT_MS, demo_depot, demo_sqlite_depot, fits,  # noqa: F401
@@ -170,7 +170,7 @@ def test_an_empty_depot_says_on_each_page_what_to_do_next(browser, live_server, 
                            ("/customers", "No customers yet")):
             tab.goto(tab.base + path)
             expect(tab.locator(".empty").first).to_contain_text(text)
-            assert tab.evaluate("document.documentElement.scrollWidth <= window.innerWidth"), path
+            assert sideways(tab) <= 0, path
         tab.goto(tab.base + "/products?q=" + "nothing-like-it")
         tab.locator("#products .empty").get_by_role("link", name="show every product").click()
         expect(tab).to_have_url(re.compile(r"/products$"))

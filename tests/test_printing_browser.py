@@ -14,6 +14,7 @@ from PIL import Image
 from playwright.sync_api import expect
 from sqlalchemy import select
 
+from conftest import sideways
 from models import WarehouseDocument
 from scanning import ink_extent, page_images, page_size_mm, pdf_pages, ruled_boxes
 from stock import depot
@@ -24,7 +25,7 @@ NAVIGATION = ("Documents", "Orders", "Stocktakings", "Movements", "Sign out")
 
 
 def no_sideways_scroll(page) -> bool:
-    return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    return sideways(page) <= 0
 
 
 def looks_printed(page) -> None:

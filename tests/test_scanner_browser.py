@@ -10,6 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
+from conftest import sideways
 from helpers import batch, item
 from scanner_page import (BUTTER, CHEESE, DESKTOP, MILK, MILK_CRATE, PHONE, TRIGGER_AGAIN_MS, booked, choose,
                           close_context, keep_screenshot, open_context, other_acquires, paired, pick_order, stock_up, wedge)
@@ -297,7 +298,7 @@ def test_targets_are_a_thumb_wide_and_nothing_scrolls_sideways_on_a_phone(phone,
         if screen == "flow":
             tab.get_by_role("button", name="Receive").click()
             wedge(tab, MILK)
-        assert tab.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        assert sideways(tab) <= 0
         small = tab.evaluate("""[...document.querySelectorAll('main button, main input')]
             .filter(e => e.offsetParent !== null)
             .map(e => [e.textContent.trim() || e.id, e.getBoundingClientRect().height])
