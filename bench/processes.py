@@ -10,6 +10,10 @@ which the note on the machine's cores should be read with: the row also counts t
 services and the clients used in the timed window (from /proc), and the machine's other work
 (PostgreSQL's, in a quiet bench), and from the run with one process says the most that more
 processes could gain on this machine (its cores over the cores one process already kept busy).
+That ceiling is the row's baseline: 4 processes against one process times the most more
+processes can gain here (at most 4x). A 2-core machine cannot show the 2.5x of 4 processes
+against 1 that a bigger one can; against its own ceiling it shows whether the processes leave
+any core idle by waiting for each other.
 """
 import contextlib
 import os
@@ -26,12 +30,12 @@ J_PROCESSES = (1, 2, 4)
 J_CLIENTS = 8
 J_SECONDS = 8.0
 J_ITEMS, J_PRODUCTS = 100, 200
-J_GOAL, J_FLOOR = 2.5, 1.5
+J_GOAL, J_FLOOR = 0.85, 0.6  # of the machine's ceiling
 
 
 def scenario_j(ctx, url=PG_URL):
     """Booking throughput with 1, 2 and 4 service processes on one PostgreSQL: batches/s."""
-    what = f"j. batches/s, 4 processes vs 1 ({J_CLIENTS} warehouses in parallel, PostgreSQL)"
+    what = f"j. batches/s, 4 processes vs this machine's ceiling ({J_CLIENTS} warehouses, PostgreSQL)"
     if not ctx.has_service:
         ctx.add(Row(what, "/s", None, None, J_GOAL, J_FLOOR, True))
         return
@@ -42,9 +46,11 @@ def scenario_j(ctx, url=PG_URL):
                  f"({rate / rates[1]:.2f}x one process); cores busy: services {cores['services']:.2f}, "
                  f"PostgreSQL and the rest {cores['postgres']:.2f}, clients {cores['clients']:.2f}")
     busy_with_one = sum(runs[1][1].values())
+    gain = min(os.cpu_count() / busy_with_one, J_PROCESSES[-1])
     ctx.note(f"j: this machine has {os.cpu_count()} cores and one process kept {busy_with_one:.2f} of them "
-             f"busy: more processes can gain at most {os.cpu_count() / busy_with_one:.2f}x here")
-    ctx.add(Row(what, "/s", rates[4], rates[1], J_GOAL, J_FLOOR, True))
+             f"busy: more processes can gain at most {gain:.2f}x here, a ceiling of {rates[1] * gain:.1f} "
+             f"batches/s; 4 processes reached {rates[4] / rates[1]:.2f}x one (2.5x on a machine of 4 cores or more)")
+    ctx.add(Row(what, "/s", rates[4], rates[1] * gain, J_GOAL, J_FLOOR, True))
 
 
 def _throughput(ctx, url, count) -> tuple[float, dict[str, float]]:
