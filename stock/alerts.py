@@ -7,7 +7,7 @@ once per lot entering the window); the background work calls it under its lease.
 """
 from datetime import date, timedelta
 
-from sqlalchemy import and_, bindparam, func, literal_column, select, text, update
+from sqlalchemy import and_, func, literal_column, select, tuple_, update
 
 from models import Balance, BestBefore, Product, ReorderLevel
 from stock import outbox
@@ -19,64 +19,119 @@ from storage.db import writing
 # Its condition is written out as a literal here: SQLite uses a partial index only for a query
 # whose own terms say the same thing.
 HELD = literal_column("balances.amount_milli") != literal_column("0")
+# The lots in stock that have a best-before: the terms of the partial index ix_balances_best_before.
+DATED = and_(literal_column("balances.amount_milli") > literal_column("0"),
+             literal_column("balances.best_before") != literal_column("''"))
+
+KINDS = ("low_stock", "expiring", "expired")
 
 
-def low_stock(session, warehouses: list[int] | None = None) -> list[dict]:
-    """Active products whose stock in a warehouse is below its min_amount, by warehouse and product."""
-    amount = func.coalesce(func.sum(Balance.amount_milli), 0)
-    query = (select(ReorderLevel.id_warehouse, ReorderLevel.product_code, Product.name,
-                    amount.label("amount"), ReorderLevel.min_amount_milli, ReorderLevel.target_amount_milli)
+def _stock_of_level():
+    """A reorder level's stock in its warehouse: the held balances of the pair, by ix_balances_held."""
+    return (select(func.coalesce(func.sum(Balance.amount_milli), 0))
+            .where(Balance.id_warehouse == ReorderLevel.id_warehouse,
+                   Balance.product_code == ReorderLevel.product_code, HELD)
+            .scalar_subquery())
+
+
+def _low_query(columns, warehouses, product):
+    stock = _stock_of_level()
+    query = (select(*columns(stock)).select_from(ReorderLevel)
              .join(Product, Product.product_code == ReorderLevel.product_code)
-             .outerjoin(Balance, and_(Balance.id_warehouse == ReorderLevel.id_warehouse,
-                                      Balance.product_code == ReorderLevel.product_code, HELD))
-             .where(Product.active == 1)
-             .group_by(ReorderLevel.id_warehouse, ReorderLevel.product_code, Product.name,
-                       ReorderLevel.min_amount_milli, ReorderLevel.target_amount_milli)
-             .having(amount < ReorderLevel.min_amount_milli)
-             .order_by(ReorderLevel.id_warehouse, ReorderLevel.product_code))
+             .where(Product.active == 1, stock < ReorderLevel.min_amount_milli))
     if warehouses is not None:
         query = query.where(ReorderLevel.id_warehouse.in_(warehouses))
+    if product:
+        query = query.where(ReorderLevel.product_code == product)
+    return query
+
+
+def low_stock(session, warehouses: list[int] | None = None, product: str = "",
+              after: tuple | None = None, limit: int | None = None) -> list[dict]:
+    """Active products whose stock in a warehouse is below its min_amount, by warehouse and product.
+
+    `after`: the (warehouse, product) of the last row of the page before; `limit`: at most so many.
+    """
+    query = _low_query(lambda stock: (ReorderLevel.id_warehouse, ReorderLevel.product_code, Product.name,
+                                      stock.label("amount"), ReorderLevel.min_amount_milli,
+                                      ReorderLevel.target_amount_milli), warehouses, product)
+    if after is not None:
+        query = query.where(tuple_(ReorderLevel.id_warehouse, ReorderLevel.product_code) > tuple_(*after))
+    query = query.order_by(ReorderLevel.id_warehouse, ReorderLevel.product_code).limit(limit)
     # int(): PostgreSQL sums a bigint column as numeric.
     return [{"id_warehouse": w, "product_code": code, "name": name, "amount_milli": int(stock),
              "min_amount_milli": low, "target_amount_milli": target, "suggested_order_milli": target - int(stock)}
             for w, code, name, stock, low, target in session.execute(query)]
 
 
-# From the lots in stock to their best-before, not the other way: after years, most best-before
-# rows are of lots long gone. CROSS JOIN makes SQLite loop in that order; PostgreSQL plans it
-# as any inner join.
-_EXPIRING = (
-    "SELECT b.id_warehouse, b.product_code, b.lot, bb.date_exp, b.amount_milli "
-    "FROM balances b CROSS JOIN best_before bb "
-    "WHERE bb.product_code = b.product_code AND bb.lot = b.lot "
-    "AND b.amount_milli != 0 AND b.amount_milli > 0 AND bb.date_exp <= :last_day {warehouses}"
-    "ORDER BY bb.date_exp, b.id_warehouse, b.product_code, b.lot")
-EXPIRING_ALL = text(_EXPIRING.format(warehouses=""))
-EXPIRING_IN = text(_EXPIRING.format(warehouses="AND b.id_warehouse IN :warehouses ")).bindparams(
-    bindparam("warehouses", expanding=True))
+def _lots_query(columns, today: date, days: int, kind: str, warehouses, product):
+    """Lots in stock past their best-before ("expired") or within `days` of it ("expiring"; both: None)."""
+    best_before = literal_column("balances.best_before")
+    query = select(*columns).select_from(Balance).where(DATED)
+    if kind == "expired":
+        query = query.where(best_before < today.isoformat())
+    elif kind == "expiring":
+        query = query.where(best_before >= today.isoformat(),
+                            best_before <= (today + timedelta(days=days)).isoformat())
+    else:
+        query = query.where(best_before <= (today + timedelta(days=days)).isoformat())
+    if warehouses is not None:
+        query = query.where(Balance.id_warehouse.in_(warehouses))
+    if product:
+        query = query.where(Balance.product_code == product)
+    return query
+
+
+def lots(session, today: date, days: int, kind: str | None = None, warehouses: list[int] | None = None,
+         product: str = "", after: tuple | None = None, limit: int | None = None) -> list[dict]:
+    """Lots in stock whose best-before is past ("expired"), within `days` of today ("expiring"),
+    or either (None), soonest first: the order of ix_balances_best_before, read as a range of it.
+
+    `after`: the (best-before, warehouse, product, lot) of the last row of the page before.
+    """
+    order = (Balance.best_before, Balance.id_warehouse, Balance.product_code, Balance.lot)
+    query = _lots_query([*order, Balance.amount_milli], today, days, kind, warehouses, product)
+    if after is not None:
+        query = query.where(tuple_(*order) > tuple_(*after))
+    rows = session.execute(query.order_by(*order).limit(limit))
+    return [{"id_warehouse": w, "product_code": code, "lot": lot, "date_exp": day, "amount_milli": stock,
+             "days_left": (date.fromisoformat(day) - today).days}
+            for day, w, code, lot, stock in rows]
 
 
 def expiring(session, today: date, days: int, warehouses: list[int] | None = None) -> list[dict]:
     """Lots in stock whose best-before is within `days` of today or past, soonest first."""
-    last_day = (today + timedelta(days=days)).isoformat()
-    if warehouses is None:
-        rows = session.execute(EXPIRING_ALL, {"last_day": last_day})
-    else:
-        rows = session.execute(EXPIRING_IN, {"last_day": last_day, "warehouses": list(warehouses)})
-    return [{"id_warehouse": w, "product_code": code, "lot": lot, "date_exp": day, "amount_milli": stock,
-             "days_left": (date.fromisoformat(day) - today).days}
-            for w, code, lot, day, stock in rows]
+    return lots(session, today, days, None, warehouses)
 
 
-def alerts(session, today: date, days: int, warehouses: list[int] | None = None) -> dict:
-    """Both lists of GET /v1/alerts/ for the warehouses given (None: all)."""
-    return {"low_stock": low_stock(session, warehouses), "expiring": expiring(session, today, days, warehouses)}
+def count_alerts(session, today: date, days: int, warehouses: list[int] | None = None,
+                 product: str = "") -> dict[str, int]:
+    """How many alerts of each kind: one count a kind, each from an index, no list built."""
+    low = _low_query(lambda stock: (func.count(),), warehouses, product)
+    counts = {"low_stock": session.execute(low).scalar_one()}
+    for kind in ("expiring", "expired"):
+        counts[kind] = session.execute(
+            _lots_query([func.count()], today, days, kind, warehouses, product)).scalar_one()
+    return counts
+
+
+def alerts(session, today: date, days: int, warehouses: list[int] | None = None, product: str = "",
+           limit: int | None = None) -> dict:
+    """The lists of GET /v1/alerts/ for the warehouses given (None: all), each at most `limit` long.
+
+    `expiring` holds the lots still before their best-before first (soonest first), then those
+    past it (longest past first): a depot that never wrote old lots off still sees what is about
+    to expire within the limit.
+    """
+    soon = lots(session, today, days, "expiring", warehouses, product, limit=limit)
+    left = None if limit is None else limit - len(soon)
+    past = lots(session, today, days, "expired", warehouses, product, limit=left) if left != 0 else []
+    return {"low_stock": low_stock(session, warehouses, product, limit=limit), "expiring": soon + past}
 
 
 def alert_count(session, today: date, days: int, warehouses: list[int] | None = None) -> int:
     """How many alerts there are: the number beside "Alerts" in every page's navigation."""
-    found = alerts(session, today, days, warehouses)
-    return len(found["low_stock"]) + len(found["expiring"])
+    return sum(count_alerts(session, today, days, warehouses).values())
 
 
 def low_stock_out(row: dict) -> dict:
