@@ -300,7 +300,7 @@ class Balance(db.Model):
     # (a depot that never wrote its old lots off holds a hundred thousand and more).
     __table_args__ = (Index("ix_balances_held", "id_warehouse", "product_code", "lot",
                             sqlite_where=text("amount_milli != 0"), postgresql_where=text("amount_milli != 0")),
-                      Index("ix_balances_best_before", "best_before", "id_warehouse", "product_code", "lot",
+                      Index("ix_balances_best_before", "best_before", "id_warehouse", "product_code", "lot", "amount_milli",
                             sqlite_where=text("amount_milli > 0 AND best_before != ''"),
                             postgresql_where=text("amount_milli > 0 AND best_before != ''")))
     id_warehouse: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)

@@ -7,7 +7,7 @@ once per lot entering the window); the background work calls it under its lease.
 """
 from datetime import date, timedelta
 
-from sqlalchemy import and_, func, literal_column, select, tuple_, update
+from sqlalchemy import BigInteger, String, and_, func, literal_column, select, tuple_, update
 
 from models import Balance, BestBefore, Product, ReorderLevel
 from stock import outbox
@@ -75,10 +75,14 @@ def _lots_query(columns, today: date, days: int, kind: str, warehouses, product)
                             best_before <= (today + timedelta(days=days)).isoformat())
     else:
         query = query.where(best_before <= (today + timedelta(days=days)).isoformat())
+    # The warehouses and the product are read from ix_balances_best_before's own columns: the
+    # unary plus and the empty concatenation keep SQLite (and PostgreSQL) from reading by the
+    # key instead and sorting every lot of the warehouse; the index holds every column the
+    # alerts show, in the order they list them.
     if warehouses is not None:
-        query = query.where(Balance.id_warehouse.in_(warehouses))
+        query = query.where(literal_column("+balances.id_warehouse", BigInteger).in_(warehouses))
     if product:
-        query = query.where(Balance.product_code == product)
+        query = query.where(literal_column("balances.product_code || ''", String) == product)
     return query
 
 

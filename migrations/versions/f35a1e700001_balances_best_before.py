@@ -28,7 +28,7 @@ def upgrade():
                "WHERE bb.product_code = balances.product_code AND bb.lot = balances.lot) "
                "WHERE EXISTS (SELECT 1 FROM best_before bb "
                "WHERE bb.product_code = balances.product_code AND bb.lot = balances.lot)")
-    op.create_index("ix_balances_best_before", "balances", ["best_before", "id_warehouse", "product_code", "lot"],
+    op.create_index("ix_balances_best_before", "balances", ["best_before", "id_warehouse", "product_code", "lot", "amount_milli"],
                     unique=False, sqlite_where=sa.text(HELD_WITH_DATE), postgresql_where=sa.text(HELD_WITH_DATE))
 
 
