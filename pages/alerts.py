@@ -17,6 +17,13 @@ def seen_warehouses() -> list[int] | None:
     return None if g.caller.warehouses is None else sorted(g.caller.warehouses)
 
 
+# The navigation counts each kind of alert up to this many, and shows "999+" from there: the
+# number is kept until the database changes, so every page after a booking pays for it, and
+# counting each of a hundred thousand lots past their best-before took longer than a page may
+# (docs/alerts-webhooks.md). /alerts shows the totals in full.
+NAV_MOST = 1000
+
+
 def alert_count() -> int:
     """The signed-in key's alerts: one indexed count a kind, kept until the database changes (storage/cache.py)."""
     today = date.today()
@@ -24,11 +31,16 @@ def alert_count() -> int:
     key = ("alert_count", today, None if seen is None else tuple(seen))
     try:
         return current_app.extensions["warehouse_cache"].get(key, lambda: stock_alerts.alert_count(
-            db.session, today, current_app.config["EXPIRY_DAYS"], seen))
+            db.session, today, current_app.config["EXPIRY_DAYS"], seen, NAV_MOST))
     except SQLAlchemyError:
         # The page that says the database does not answer must still be shown: without the number.
         db.session.rollback()
         return None
+
+
+@bp.app_template_filter("alert_number")
+def alert_number(count: int) -> str:
+    return f"{NAV_MOST - 1}+" if count >= NAV_MOST else str(count)
 
 
 @bp.app_context_processor

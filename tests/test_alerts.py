@@ -87,6 +87,8 @@ def test_expiring_lots_are_those_in_stock_within_the_window_or_past(session, cat
     assert alerts.count_alerts(session, TODAY, 30) == {"low_stock": 0, "expiring": 3, "expired": 1}
     assert [r["lot"] for r in alerts.lots(session, TODAY, 30, "expired")] == ["PAST"]
     assert alerts.count_alerts(session, TODAY, 30, [2]) == {"low_stock": 0, "expiring": 1, "expired": 0}
+    assert alerts.count_alerts(session, TODAY, 30, most=2) == {"low_stock": 0, "expiring": 2, "expired": 1}
+    assert alerts.alert_count(session, TODAY, 30, most=2) == 3
 
 
 def test_the_lots_are_read_page_by_page(session, catalog_products, scanner):

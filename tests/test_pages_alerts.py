@@ -51,7 +51,7 @@ def test_the_alerts_page_and_the_count_on_every_page(client, keys, person, warni
         ("low_stock", "1", "P1", "16"), ("low_stock", "2", "P2", "5"), ("expired", "1", "LOT", "")]
 
 
-def test_the_alerts_page_goes_by_kind_page_by_page(client, api, keys, person):
+def test_the_alerts_page_goes_by_kind_page_by_page(client, api, keys, person, monkeypatch):
     add_products(api)
     # 130 lots past their best-before and 3 still before it: more than a page (100) of the first.
     Scanner(api).book("R", "I", [item("LOT", 1, lot=f"OLD{n:03d}", date_exp=day(-1 - n % 40)) for n in range(130)]
@@ -62,6 +62,14 @@ def test_the_alerts_page_goes_by_kind_page_by_page(client, api, keys, person):
     assert "130 lots past their best-before" in page and "3 lots expiring within 30 days" in page
     assert page.count("<tr class=\"expired\">") == 100 and page.count(">SOON") == 3
     assert nav_count(client.get("/")) == 133
+    import pages.alerts
+    monkeypatch.setattr(pages.alerts, "NAV_MOST", 100)  # each kind counted up to 100 at most
+    person("read_w1", [1])  # another key of the count, not kept yet
+    sign_in(client, "read_w1")
+    shown = client.get("/documents").get_data(as_text=True)
+    assert 'aria-label="99+ alerts">99+</span>' in shown
+    monkeypatch.undo()
+    sign_in(client, "read")
     following = re.search(r'<a href="([^"]+)" rel="next"', page).group(1).replace("&amp;", "&")
     assert "kind=expired" in following
     rest = client.get(following).get_data(as_text=True)
