@@ -27,6 +27,7 @@ from pathlib import Path
 import five_years
 import idle_connections
 import imports
+import lots_past
 import many_depots
 import paper
 import processes
@@ -47,6 +48,7 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "i": five_years.scenario_i,
     "j": processes.scenario_j,
     "k": idle_connections.scenario_k,
+    "l": lots_past.scenario_l,
     "m": imports.scenario_m,
     "w": stock_warnings.scenario_w,
     "x": stock_warnings.scenario_x,
@@ -83,7 +85,7 @@ def git_head():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="abcdeghijkmpswx", help="scenarios to run, e.g. 'ab'")
+    parser.add_argument("--only", default="abcdeghijklmpswx", help="scenarios to run, e.g. 'ab'")
     parser.add_argument("--seed-batches", type=int, default=200,
                         help="1000-item batches of history for c (default 200)")
     parser.add_argument("--seed-time-limit", type=float, default=300,
