@@ -36,7 +36,9 @@ from five_years import CACHE, NEXT_LINK, _download_lines, _fingerprint, _time
 from load import batch_body
 from report import Row
 
+BUILD_VERSION = 2  # another shape of depot: built anew
 SCALE = float(os.environ.get("BENCH_DEPOT_SCALE", "1"))
+EXPIRY_DAYS = 30  # the service's default window (WAREHOUSE_EXPIRY_DAYS)
 PRODUCTS = max(50, round(5_000 * SCALE))
 LOT_EVERY = 5  # one product in five is kept by lot: 1,000 of 5,000
 WAREHOUSES, CUSTOMERS, ORDERS, LEVELS = 5, 300, 1_000, 1_000
@@ -51,7 +53,8 @@ LIGHT_PAGE = "/admin/warehouses"  # a page of a few rows: what is left is the na
 
 def depot_file(ctx) -> Path:
     CACHE.mkdir(exist_ok=True)
-    name = f"lots-past-{_fingerprint()}-{hashlib.sha256(str(SCALE).encode()).hexdigest()[:6]}.db"
+    shape = hashlib.sha256(f"{BUILD_VERSION}:{SCALE}".encode()).hexdigest()[:6]
+    name = f"lots-past-{_fingerprint()}-{shape}.db"
     path = CACHE / name
     if path.exists():
         ctx.note(f"l: the depot is cached in {path}")
@@ -171,13 +174,17 @@ def _fill(path: Path) -> None:
     insert("counters", ["name", "value"], sorted(counters.items()))
     insert("balances", ["id_warehouse", "product_code", "lot", "amount_milli", "best_before"],
            [(w, code, lot, amount, best.get((code, lot), "")) for (w, code, lot), amount in sorted(balances.items())])
+    # Each lot was told once it came within the expiry window (lot.expiring), years ago for most:
+    # the background work's first look at the alerts finds nothing new, as in a depot that ran.
+    told_until = (today + timedelta(days=EXPIRY_DAYS)).isoformat()
     insert("best_before", ["product_code", "lot", "date_exp", "expiring_notified"],
-           [(code, lot, day, "") for (code, lot), day in sorted(best.items())])
+           [(code, lot, day, day if day <= told_until else "") for (code, lot), day in sorted(best.items())])
     # Reorder levels of the products not kept by lot: some in each warehouse fall below them.
     levels = rng.sample([(w, code) for w in range(1, WAREHOUSES + 1) for code in plain], min(LEVELS, len(plain)))
     insert("reorder_levels", ["id_warehouse", "product_code", "min_amount_milli", "target_amount_milli",
                               "low_notified"],
-           [(w, code, rng.randint(20, 400) * 1000, 500_000, 0) for w, code in sorted(levels)])
+           [(w, code, low, 500_000, int(balances.get((w, code, ""), 0) < low))  # those low were told
+            for (w, code), low in ((pair, rng.randint(20, 400) * 1000) for pair in sorted(levels))])
     orders, order_items = [], []
     for n in range(1, ORDERS + 1):
         state = 0 if n <= 700 else 1 if n <= 900 else 3
