@@ -59,8 +59,10 @@ def depot_file(ctx) -> Path:
     if path.exists():
         ctx.note(f"l: the depot is cached in {path}")
         return path
+    # Depots made for other migrations, and what a build cut short left behind (the other size stays).
     for old in [*CACHE.glob("lots-past-*.db*"), *CACHE.glob("building-l-*.db*")]:
-        old.unlink()
+        if old.name.startswith("building-") or not old.name.startswith(f"lots-past-{_fingerprint()}-"):
+            old.unlink()
     started = time.monotonic()
     building = CACHE / f"building-l-{name}"
     with server.service(ctx.tmp / "l-build", ctx.key, database_url=f"sqlite:///{building}"):

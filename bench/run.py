@@ -3,10 +3,11 @@
 Every ratio compares two figures taken in this run on this machine, so the table means the
 same on a laptop and on CI. Usage (from the repo root):
 
-    .venv/bin/python bench/run.py [--only abcdeghijkmpswx] [--seed-batches 200] [--keep-tmp]
+    .venv/bin/python bench/run.py [--only abcdeghijklmpswx] [--seed-batches 200] [--keep-tmp]
 
-g and j need the PostgreSQL server at 127.0.0.1:5432; i builds its five-year depot once and
-keeps it in <temp dir>/warehouse-bench-cache/ (docs/performance-growth.md).
+g and j need the PostgreSQL server at 127.0.0.1:5432; i and l build their depots once and
+keep them in <temp dir>/warehouse-bench-cache/ (docs/performance-growth.md);
+BENCH_DEPOT_SCALE=0.1 builds a tenth of l's depot for a quick run.
 
 Exit status 1 when a row is below its floor (FAIL).
 """
