@@ -1,7 +1,10 @@
 """Stock that warns: products below their reorder level, lots near or past their best-before.
 
-Both lists are read from what bookings keep up to date (the balances and the best-before of
-each lot), never from the movement history, so they cost the same at any history size.
+Three kinds, each read as a count and as pages by keyset: products below their reorder level,
+lots expiring within the window, lots past their best-before. They are read from what bookings
+keep up to date (the balances, which carry their lot's best-before, and the reorder levels),
+never from the movement history, so they cost the same at any history size; the lots are a
+range of the partial index ix_balances_best_before, however many a depot never wrote off.
 `note_alerts` turns new alerts into events (stock.low once per fall below min, lot.expiring
 once per lot entering the window); the background work calls it under its lease.
 """
