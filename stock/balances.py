@@ -216,15 +216,19 @@ def keep_best_before(session, lines) -> None:
         f"ON CONFLICT (product_code, lot) DO UPDATE SET date_exp = CASE WHEN excluded.date_exp < {table}.date_exp "
         f"THEN excluded.date_exp ELSE {table}.date_exp END",
         [(code, lot, day) for (code, lot), day in changed])
-    # The lot's stock in every warehouse carries the date too (Balance.best_before). The key of
-    # balances begins with the warehouse: naming each warehouse makes every row one look-up of
-    # the key, where product and lot alone would read the whole table. A booking names only
-    # warehouses of that table (stock/warehouses.py require_warehouse).
+    # The lot's stock in every warehouse carries the date too (Balance.best_before), as the row
+    # holds it now: on PostgreSQL another booking may have given the lot an earlier date, which
+    # the upsert above waited for and kept. The key of balances begins with the warehouse:
+    # naming each warehouse makes every row one look-up of the key, where product and lot alone
+    # would read the whole table. Bookings name only warehouses of that table, and the upgrade
+    # that made it declared every warehouse the data used (migration b21a0de90001).
     balances, warehouses = quote(Balance.__tablename__), quote(Warehouse.__tablename__)
+    kept_date = (f"(SELECT date_exp FROM {table} WHERE {table}.product_code = {balances}.product_code "
+                 f"AND {table}.lot = {balances}.lot)")
     connection.exec_driver_sql(
-        f"UPDATE {balances} SET best_before = {mark} WHERE id_warehouse IN (SELECT id_warehouse FROM {warehouses}) "
-        f"AND product_code = {mark} AND lot = {mark} AND (best_before = '' OR best_before > {mark})",
-        [(day, code, lot, day) for (code, lot), day in changed])
+        f"UPDATE {balances} SET best_before = {kept_date} WHERE id_warehouse IN (SELECT id_warehouse FROM {warehouses}) "
+        f"AND product_code = {mark} AND lot = {mark} AND best_before != {kept_date}",
+        [(code, lot) for (code, lot), _ in changed])
 
 
 def _kept_best_before(connection, table: str, mark: str, received: list[tuple[str, str]]) -> dict:
