@@ -295,12 +295,21 @@ class Balance(db.Model):
     __tablename__ = "balances"
     # What is in stock (or below zero), without the rows of every lot ever held that went to
     # zero: the alerts (stock/alerts.py) read these few, however long the depot's history.
+    # The lots in stock that have a best-before, in the order the alerts list them: the count of
+    # lots past their best-before is a range of this index alone, however many there are
+    # (a depot that never wrote its old lots off holds a hundred thousand and more).
     __table_args__ = (Index("ix_balances_held", "id_warehouse", "product_code", "lot",
-                            sqlite_where=text("amount_milli != 0"), postgresql_where=text("amount_milli != 0")),)
+                            sqlite_where=text("amount_milli != 0"), postgresql_where=text("amount_milli != 0")),
+                      Index("ix_balances_best_before", "best_before", "id_warehouse", "product_code", "lot", "amount_milli",
+                            sqlite_where=text("amount_milli > 0 AND best_before != ''"),
+                            postgresql_where=text("amount_milli > 0 AND best_before != ''")))
     id_warehouse: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
     product_code: Mapped[str] = mapped_column(ForeignKey("products.product_code"), primary_key=True)
     lot: Mapped[str] = mapped_column(Code, primary_key=True)
     amount_milli: Mapped[int] = mapped_column(BigInteger, default=0)
+    # The lot's best-before (BestBefore.date_exp; "" none), kept beside its stock by every booking
+    # (stock/balances.py) so that the alerts need no join to find lots past it.
+    best_before: Mapped[str] = mapped_column(String(10), default="", server_default="")
 
 
 class Stocktaking(db.Model):

@@ -3,10 +3,11 @@
 Every ratio compares two figures taken in this run on this machine, so the table means the
 same on a laptop and on CI. Usage (from the repo root):
 
-    .venv/bin/python bench/run.py [--only abcdeghijkmpswx] [--seed-batches 200] [--keep-tmp]
+    .venv/bin/python bench/run.py [--only abcdeghijklmpswx] [--seed-batches 200] [--keep-tmp]
 
-g and j need the PostgreSQL server at 127.0.0.1:5432; i builds its five-year depot once and
-keeps it in <temp dir>/warehouse-bench-cache/ (docs/performance-growth.md).
+g and j need the PostgreSQL server at 127.0.0.1:5432; i and l build their depots once and
+keep them in <temp dir>/warehouse-bench-cache/ (docs/performance-growth.md);
+BENCH_DEPOT_SCALE=0.1 builds a tenth of l's depot for a quick run.
 
 Exit status 1 when a row is below its floor (FAIL).
 """
@@ -27,6 +28,7 @@ from pathlib import Path
 import five_years
 import idle_connections
 import imports
+import lots_past
 import many_depots
 import paper
 import processes
@@ -47,6 +49,7 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "i": five_years.scenario_i,
     "j": processes.scenario_j,
     "k": idle_connections.scenario_k,
+    "l": lots_past.scenario_l,
     "m": imports.scenario_m,
     "w": stock_warnings.scenario_w,
     "x": stock_warnings.scenario_x,
@@ -83,7 +86,7 @@ def git_head():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="abcdeghijkmpswx", help="scenarios to run, e.g. 'ab'")
+    parser.add_argument("--only", default="abcdeghijklmpswx", help="scenarios to run, e.g. 'ab'")
     parser.add_argument("--seed-batches", type=int, default=200,
                         help="1000-item batches of history for c (default 200)")
     parser.add_argument("--seed-time-limit", type=float, default=300,

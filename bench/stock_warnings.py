@@ -30,7 +30,7 @@ X_DOCUMENTS = 1_000
 X_LINES = 1_000  # per document: 1,000,000 movement lines
 X_REPEATS = 15
 X_BUDGET_MS = 100.0
-DEPOT_VERSION = "x8"
+DEPOT_VERSION = "x9"  # x9: each balance carries its lot's best-before
 
 
 class HangingReceiver:
@@ -153,8 +153,9 @@ def build_depot(path):
         "INSERT INTO warehouse_document_items (document_id, item_number, id_warehouse, direction, date, "
         "product_code, name, lot, date_exp, amount_base_milli, doc_created_date, timestamp_from_client) "
         "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", lines)
-    connection.executemany("INSERT INTO balances (id_warehouse, product_code, lot, amount_milli) VALUES (?, ?, ?, ?)",
-                           [(w, code, lot, amount) for (w, code, lot), amount in balances.items()])
+    connection.executemany("INSERT INTO balances (id_warehouse, product_code, lot, amount_milli, best_before) "
+                           "VALUES (?, ?, ?, ?, ?)", [(w, code, lot, amount, best.get((code, lot), ""))
+                                                      for (w, code, lot), amount in balances.items()])
     connection.executemany("INSERT INTO best_before (product_code, lot, date_exp, expiring_notified) "
                            "VALUES (?, ?, ?, '')", [(code, lot, day) for (code, lot), day in best.items()])
     stock = {}

@@ -24,7 +24,8 @@ from transfer import exporting
 from transfer.xlsx_format import SHEET_ROWS, TooLongForASheet
 
 PER_PAGE = {"stock": 100, "documents": 25, "orders": 50, "stocktakings": 10, "products": 100,
-            "customers": 100, "movement_lines": 100, "reorder_levels": 100}
+            "customers": 100, "movement_lines": 100, "reorder_levels": 100,
+            "alerts": 100}
 STATES = {0: "closed", 1: "imported", 2: "being processed", 3: "batch exists"}
 DIRECTIONS = {"I": "goods-in", "O": "goods-out"}
 

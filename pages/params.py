@@ -199,8 +199,38 @@ class DepotForm(Schema):
     remove_logo = fields.Boolean(load_default=False, truthy={"1", "on"}, falsy={"", "0"})
 
 
+class AlertPlace(Keyset):
+    """The place of the last alert shown: (warehouse, product) of a low product, or
+    (best-before, warehouse, product, lot) of a lot; the types follow the length."""
+
+    TYPES = {2: (int, str), 4: (str, int, str, str)}
+
+    def __init__(self, **kwargs):
+        super().__init__(lengths=tuple(self.TYPES), **kwargs)
+
+    def _deserialize(self, value, attr, data, **kwargs):
+        try:
+            values = json.loads(base64.urlsafe_b64decode(value + "=" * (-len(value) % 4)).decode())
+            if not isinstance(values, list) or len(values) not in self.TYPES:
+                raise ValueError
+            return tuple(_typed(kind, given) for kind, given in zip(self.TYPES[len(values)], values))
+        except (ValueError, TypeError, binascii.Error, UnicodeDecodeError, RecursionError):
+            raise ValidationError("Not a place in this list: follow the page's links.") from None
+
+
 class AlertsQuery(Schema):
+    warehouse = Warehouse()
+    product = ProductCode()
+    kind = fields.String(load_default=None, validate=validate.OneOf(["low_stock", "expiring", "expired"]))
+    after = AlertPlace()
+    page = Page()
     format = Format()
+
+    @validates_schema
+    def place_of_its_kind(self, data, **kwargs):
+        after = data.get("after")
+        if after is not None and len(after) != (2 if data.get("kind") == "low_stock" else 4 if data.get("kind") else 0):
+            raise ValidationError("Not a place in this list: follow the page's links.", "after")
 
 
 class PickListQuery(Schema):

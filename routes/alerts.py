@@ -4,10 +4,11 @@ from datetime import date
 from flask import Blueprint, current_app
 
 from routes.access import actor, caller
-from routes.operation import operation
+from routes.operation import operation, query_args
 from routes.parsing import body_rows, load
 from schemas import NothingSchema, listing, single
-from schemas.alerts import AlertsSchema, ReorderLevelSchema, alerts_schema, reorder_levels_schema
+from schemas.alerts import (ALERTS_LIMIT, AlertsSchema, ReorderLevelSchema, alerts_query_schema, alerts_schema,
+                            reorder_levels_schema)
 from stock import alerts, reorder
 from storage.db import db
 
@@ -37,8 +38,13 @@ def set_reorder_levels():
 
 
 @bp.get("/alerts/")
-@operation("read", answer=single(AlertsSchema, "AlertsAnswer"))
+@operation("read", query=alerts_query_schema, answer=single(AlertsSchema, "AlertsAnswer"))
 def list_alerts():
-    """Products below their reorder level and lots near or past their best-before."""
-    found = alerts.alerts(db.session, date.today(), current_app.config["EXPIRY_DAYS"], seen_warehouses())
+    """Products below their reorder level and lots near or past their best-before, with how many in all."""
+    query = query_args()
+    warehouses = caller().narrow([] if query.get("id_warehouse") is None else [query["id_warehouse"]])
+    today, days = date.today(), current_app.config["EXPIRY_DAYS"]
+    product = query.get("product_code", "")
+    found = alerts.alerts(db.session, today, days, warehouses, product, query.get("limit") or ALERTS_LIMIT)
+    found["totals"] = alerts.count_alerts(db.session, today, days, warehouses, product)
     return {"item": alerts_schema.dump(found)}

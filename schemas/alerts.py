@@ -1,7 +1,7 @@
 """Stock that warns (DESIGN section 20): reorder levels, the alerts, webhooks."""
-from marshmallow import Schema, fields, validate
+from marshmallow import Schema, ValidationError, fields, validate
 
-from schemas.fields import BIGINT_MAX, Int, Name, Quantity, Text
+from schemas.fields import BIGINT_MAX, Int, Name, Quantity, QueryNumber, Text
 from schemas.keys import UTC_TIME, Warehouses
 
 # A best-before as the alerts give it (always a date: only lots that have one are listed).
@@ -45,11 +45,47 @@ class ExpiringSchema(Schema):
     days_left = fields.Integer(metadata={"description": "Days to the best-before; negative once past."})
 
 
+ALERTS_LIMIT, ALERTS_LIMIT_MAX = 1000, 10000
+
+
+def _within_limit(number) -> None:
+    if number is not None and number > ALERTS_LIMIT_MAX:
+        raise ValidationError(f"Must be at most {ALERTS_LIMIT_MAX}.")
+
+
+class AlertsQuerySchema(Schema):
+    """GET /v1/alerts/: whose alerts, and how many rows of each list at most."""
+
+    id_warehouse = QueryNumber(metadata={"description": "Only this warehouse's alerts (empty: every one the key sees)."})
+    product_code = fields.String(load_default="", validate=validate.Length(max=200),
+                                 metadata={"description": "Only this product's alerts (empty: every product)."})
+    limit = QueryNumber(minimum=1, validate=_within_limit,
+                        metadata={"description": f"At most so many rows in each list ({ALERTS_LIMIT} when "
+                                                 f"left out, at most {ALERTS_LIMIT_MAX}); `totals` counts "
+                                                 "them all."})
+
+
+alerts_query_schema = AlertsQuerySchema()
+
+
+class AlertTotalsSchema(Schema):
+    """How many alerts of each kind there are, whatever the limit."""
+
+    low_stock = fields.Integer(metadata={"description": "Rows of low_stock in all."})
+    expiring = fields.Integer(metadata={"description": "Lots in stock within the expiry window, not yet past."})
+    expired = fields.Integer(metadata={"description": "Lots in stock past their best-before."})
+
+
 class AlertsSchema(Schema):
-    """What is low and what is expiring, in the warehouses the key may see."""
+    """What is low and what is expiring, in the warehouses the key may see.
+
+    `expiring` lists the lots not yet past their best-before first (soonest first), then those past
+    it (longest past first), at most `limit` in all; `totals` says how many there are of each.
+    """
 
     low_stock = fields.List(fields.Nested(LowStockSchema))
     expiring = fields.List(fields.Nested(ExpiringSchema))
+    totals = fields.Nested(AlertTotalsSchema)
 
 
 alerts_schema = AlertsSchema()

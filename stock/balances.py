@@ -7,7 +7,8 @@ from datetime import date
 from sqlalchemy import BigInteger, Date, String, bindparam, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 
-from models import Balance, BatchItem, BestBefore, Counter, Product, WarehouseDocument, WarehouseDocumentItem
+from models import (Balance, BatchItem, BestBefore, Counter, Product, Warehouse, WarehouseDocument,
+                    WarehouseDocumentItem)
 from stock.errors import InsufficientStock
 from stock.policy import Policy
 from stock.quantities import from_milli
@@ -169,9 +170,16 @@ def _short_error(id_warehouse, short, current, items) -> InsufficientStock:
 
 
 def _write_balances(session, id_warehouse: int, amounts: dict[tuple[str, str], int]) -> None:
-    upsert_tuples(session, Balance.__table__, ["id_warehouse", "product_code", "lot", "amount_milli"],
+    # Each balance carries its lot's best-before (the alerts' index); a lot received here for the
+    # first time gets it from keep_best_before, which runs after this in the same booking.
+    connection = session.connection()
+    quote = connection.dialect.identifier_preparer.quote
+    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    dated = _kept_best_before(connection, quote(BestBefore.__tablename__), mark, sorted(amounts))
+    upsert_tuples(session, Balance.__table__, ["id_warehouse", "product_code", "lot", "amount_milli", "best_before"],
                   ["id_warehouse", "product_code", "lot"],
-                  [(id_warehouse, code, lot, amount) for (code, lot), amount in amounts.items()])
+                  [(id_warehouse, code, lot, amount, dated.get((code, lot), ""))
+                   for (code, lot), amount in amounts.items()])
 
 
 def keep_best_before(session, lines) -> None:
@@ -208,6 +216,19 @@ def keep_best_before(session, lines) -> None:
         f"ON CONFLICT (product_code, lot) DO UPDATE SET date_exp = CASE WHEN excluded.date_exp < {table}.date_exp "
         f"THEN excluded.date_exp ELSE {table}.date_exp END",
         [(code, lot, day) for (code, lot), day in changed])
+    # The lot's stock in every warehouse carries the date too (Balance.best_before), as the row
+    # holds it now: on PostgreSQL another booking may have given the lot an earlier date, which
+    # the upsert above waited for and kept. The key of balances begins with the warehouse:
+    # naming each warehouse makes every row one look-up of the key, where product and lot alone
+    # would read the whole table. Bookings name only warehouses of that table, and the upgrade
+    # that made it declared every warehouse the data used (migration b21a0de90001).
+    balances, warehouses = quote(Balance.__tablename__), quote(Warehouse.__tablename__)
+    kept_date = (f"(SELECT date_exp FROM {table} WHERE {table}.product_code = {balances}.product_code "
+                 f"AND {table}.lot = {balances}.lot)")
+    connection.exec_driver_sql(
+        f"UPDATE {balances} SET best_before = {kept_date} WHERE id_warehouse IN (SELECT id_warehouse FROM {warehouses}) "
+        f"AND product_code = {mark} AND lot = {mark} AND best_before != {kept_date}",
+        [(code, lot) for (code, lot), _ in changed])
 
 
 def _kept_best_before(connection, table: str, mark: str, received: list[tuple[str, str]]) -> dict:

@@ -185,6 +185,38 @@ def test_the_upgrade_declares_every_warehouse_the_data_uses(make_app, empty_data
     assert products.json["item"]["decimal_places"] == 3
 
 
+def test_the_upgrade_gives_each_balance_its_lots_best_before(make_app, empty_database):
+    """A database at f34b1e700001, with lots in stock in two warehouses, some past their best-before."""
+    app = make_app(database=empty_database, upgrade=False)
+    with app.app_context():
+        command.upgrade(upgrades.alembic_config(), "f34b1e700001")
+        with db.engine.begin() as connection:
+            connection.execute(text("INSERT INTO api_keys (name, role, key_hash, warehouses, created_at) "
+                                    "VALUES ('admin', 'admin', :h, '', :t)"),
+                               {"h": hash_key("old-key"), "t": datetime.now()})
+            connection.execute(text("INSERT INTO products (product_code, name, active, base_unit, "
+                                    "base_unit_barcode, category, lot_level, weight_brutto_milli, "
+                                    "weight_netto_milli, weight_unit, decimal_places) "
+                                    "VALUES ('P1', 'P', 1, 'pc', '', 0, 1, 0, 0, 'kg', 3)"))
+            connection.execute(text("INSERT INTO best_before (product_code, lot, date_exp, expiring_notified) "
+                                    "VALUES ('P1', 'OLD', '2020-01-31', ''), ('P1', 'NEW', '2099-01-31', '')"))
+            for warehouse, lot, amount in ((1, "OLD", 5000), (2, "OLD", 3000), (1, "NEW", 1000), (1, "", 2000),
+                                           (2, "NEW", 0)):
+                connection.execute(text("INSERT INTO balances (id_warehouse, product_code, lot, amount_milli) "
+                                        "VALUES (:w, 'P1', :lot, :amount)"), {"w": warehouse, "lot": lot, "amount": amount})
+        db.engine.dispose()
+    upgrade_database(app, who="tests")
+    with app.app_context():
+        with db.engine.connect() as connection:
+            carried = dict(((w, lot), day) for w, lot, day in connection.execute(
+                text("SELECT id_warehouse, lot, best_before FROM balances")))
+    assert carried == {(1, "OLD"): "2020-01-31", (2, "OLD"): "2020-01-31", (1, "NEW"): "2099-01-31",
+                       (1, ""): "", (2, "NEW"): "2099-01-31"}
+    found = app.test_client().get("/v1/alerts/", headers={"TS-Apikey": "old-key"}).json["item"]
+    assert found["totals"] == {"low_stock": 0, "expiring": 0, "expired": 2}
+    assert [(row["id_warehouse"], row["lot"]) for row in found["expiring"]] == [(1, "OLD"), (2, "OLD")]
+
+
 # --- the release before migrations -----------------------------------------------------------
 
 @pytest.mark.live

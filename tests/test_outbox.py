@@ -91,3 +91,16 @@ def test_lot_expiring_once_per_lot_entering_the_window(session, catalog_products
     assert alerts.note_alerts(session, TODAY + timedelta(days=21), 30) == 1  # B enters the window
     expiring = [data for name, data in events(session) if name == "lot.expiring"]
     assert [(e["id_warehouse"], e["lot"], e["days_left"]) for e in expiring] == [(1, "A", 5), (2, "A", 5), (1, "B", 29)]
+
+
+def test_an_earlier_best_before_is_told_again_and_old_lots_only_once(session, catalog_products, scanner):
+    scanner.book("R", "I", [item("LOT", 5, lot="A", date_exp=(TODAY + timedelta(days=9)).isoformat()),
+                            item("LOT", 5, lot="OLD", date_exp=(TODAY - timedelta(days=400)).isoformat())])
+    assert alerts.note_alerts(session, TODAY, 30) == 2
+    scanner.book("R", "I", [item("LOT", 1, lot="A", date_exp=(TODAY + timedelta(days=3)).isoformat())], warehouse=2)
+    scanner.book("R", "I", [item("LOT", 1, lot="OLD")])  # more of a lot long past: told already
+    assert alerts.note_alerts(session, TODAY, 30) == 2  # lot A's new date, in both warehouses
+    assert alerts.note_alerts(session, TODAY, 30) == 0
+    expiring = [data for name, data in events(session) if name == "lot.expiring"]
+    assert [(e["id_warehouse"], e["lot"], e["days_left"]) for e in expiring] == [
+        (1, "OLD", -400), (1, "A", 9), (1, "A", 3), (2, "A", 3)]

@@ -8,11 +8,9 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import sideways
-
 from test_pages_browser import demo_depot, demo_sqlite_depot, keep_screenshot, page, sign_in  # noqa: F401
 
 pytestmark = pytest.mark.live
-
 
 
 @pytest.fixture
@@ -49,16 +47,23 @@ def test_the_alerts_page_and_its_count_in_the_navigation(page, warned, width, tm
     expect(rows).to_have_count(len(found["low_stock"]))
     first = rows.first
     expect(first).to_contain_text(found["low_stock"][0]["product_code"])
+    expect(page.locator("#alert-totals")).to_contain_text(f"{len(found['low_stock'])} below the reorder level")
     assert sideways(page) <= 0
     shot = tmp_path / f"alerts-{width}.png"
     page.screenshot(path=shot, full_page=True)
-    keep_screenshot(shot, f"alerts-{width}.png")
+    keep_screenshot(shot, f"alerts-{'desktop' if width == 1280 else 'phone'}.png")
     if width == 390:
         # One card per row: the header row is hidden, each cell says what it is.
         expect(page.locator("#low-stock-table thead")).to_be_hidden()
         box = first.bounding_box()
         assert box["width"] <= 390
         assert first.locator("td").first.evaluate("td => getComputedStyle(td, '::before').content") == '"Warehouse"'
+    # One kind alone, by the form: the other lists go.
+    page.locator("select[name=kind]").select_option("low_stock")
+    page.get_by_role("button", name="Show").click()
+    expect(page.locator("#low-stock-table tbody tr")).to_have_count(len(found["low_stock"]))
+    expect(page.locator("#expiring-table, #expired-table")).to_have_count(0)
+    assert "kind=low_stock" in page.url
     for other in ("/", "/orders"):
         page.goto(page.base + other)
         if width == 390:
