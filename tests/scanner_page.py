@@ -181,6 +181,22 @@ def kept(tab, name):
     })""", name)
 
 
+def lease_sending_to_this_tab(tab, seconds):
+    """Write the sender's lease as a page of this tab that was sending would have left it, held
+    for this many seconds more."""
+    tab.evaluate("""seconds => new Promise((resolve, reject) => {
+        const owner = sessionStorage.getItem("scanner-tab");
+        const opening = indexedDB.open("warehouse-scanner");
+        opening.onerror = () => reject(opening.error);
+        opening.onsuccess = () => {
+            const writing = opening.result.transaction("kv", "readwrite");
+            writing.objectStore("kv").put({ owner, until: Date.now() + seconds * 1000 }, "sender");
+            writing.oncomplete = () => { resolve(); opening.result.close(); };
+            writing.onerror = () => reject(writing.error);
+        };
+    })""", seconds)
+
+
 def ready_for_a_dead_spot(tab):
     """Wait until the page holds what it needs offline: its data, a block of numbers, and (on a
     secure origin) its service worker in control."""

@@ -16,7 +16,22 @@ const REFRESH_MS = 60000; // the offline data, at most once a minute while the p
 const TICK_MS = 5000;
 const $ = (id) => document.getElementById(id);
 const APP_VERSION = `browser scanner ${document.body.dataset.version}`;
-const TAB = `${Date.now()}-${Math.random().toString(36).slice(2)}`; // this tab, for the sender's lease
+const TAB = thisTab();
+
+/** This tab's name for the sender's lease, kept for the tab's life (sessionStorage outlives a
+ * reload): a page reloaded while it was sending takes its lease back at once, instead of waiting
+ * out the lease of the page it was. */
+function thisTab() {
+  const made = `${Date.now()}-${Math.random().toString(36).slice(2)}`;
+  try {
+    const kept = sessionStorage.getItem("scanner-tab");
+    if (kept) return kept;
+    sessionStorage.setItem("scanner-tab", made);
+  } catch {
+    // No sessionStorage (a locked-down browser): a name for this page alone.
+  }
+  return made;
+}
 
 const state = {
   key: null, catalogue: new Catalogue(), warehouses: [], orders: [], taken: {}, flow: null, dataAt: 0,
@@ -142,7 +157,31 @@ async function lostPairing(message) {
 
 // --- sending ------------------------------------------------------------------------------------
 
-async function send(force) {
+/* One round of sending at a time in this tab: the lease keeps other tabs out, not this tab's own
+ * events and timer ("online", a booking, the tick), and two rounds at once sent the same batch
+ * twice (booked once all the same, as a retry). A call while a round runs asks for one more round
+ * after it, which takes what was booked meanwhile. */
+let round = null;
+let nextRound = null;
+let nextForced = false;
+
+function send(force) {
+  if (!round) {
+    round = sendRound(force).finally(() => { round = null; });
+    return round;
+  }
+  nextForced ||= force;
+  const after = () => {
+    const forced = nextForced;
+    nextRound = null;
+    nextForced = false;
+    return send(forced);
+  };
+  nextRound ??= round.then(after, after);
+  return nextRound;
+}
+
+async function sendRound(force) {
   if (!state.key) return;
   const result = await queue.sendDue(state.key, TAB, { force });
   if (result.outcome === "unpaired") await lostPairing(result.message);
