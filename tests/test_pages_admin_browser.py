@@ -82,6 +82,7 @@ def test_an_admin_limited_to_a_warehouse_stays_within_it(page, session, width): 
     nav_link(page, "Audit").click()
     # The trail read once its page is there: the click returns before the next page has come.
     expect(page.get_by_role("heading", level=1)).to_have_text("Audit trail")
+    page.wait_for_load_state("load")
     records = page.locator("#audit tbody tr td:nth-child(6)").all_inner_texts()
     assert "anna" in records and "cold-store" not in records
 

@@ -124,6 +124,7 @@ def test_office_signs_in_visits_every_page_filters_downloads_and_sees_the_chart(
     page.get_by_label("Level").select_option("0")
     page.get_by_role("button", name="Show").click()
     expect(page).to_have_url(re.compile(r"q=milk.*level=0|level=0.*q=milk"))
+    page.wait_for_load_state("load")  # every row arrived, not the first ones only
     codes = page.locator("#stock tbody tr td:nth-child(2)").all_inner_texts()
     assert codes and all("MILK" in code for code in codes)
 
@@ -142,6 +143,7 @@ def test_office_signs_in_visits_every_page_filters_downloads_and_sees_the_chart(
     page.get_by_role("button", name="Show").click()
     expect(page).to_have_url(re.compile(r"warehouse=\d"))  # the filtered page, not the one before it
     expect(page.locator("#stock tbody tr td:nth-child(1)").first).to_have_text(names[2])
+    page.wait_for_load_state("load")
     shown = page.locator("#stock tbody tr td:nth-child(1)").all_inner_texts()
     assert shown and set(shown) == {names[2]}
 
@@ -167,6 +169,8 @@ def test_documents_orders_and_stocktakings_show_the_demo(page, demo_depot):
     expect(page.locator("section.document").first).to_be_visible()
     page.get_by_label("Direction").select_option("I")
     page.get_by_role("button", name="Show").click()
+    expect(page).to_have_url(re.compile(r"direction=I"))  # the page asked for, not the one before it
+    page.wait_for_load_state("load")
     assert set(page.locator("section.document").evaluate_all(
         "sections => sections.map(s => s.dataset.ufid[0])")) <= {"I"}
 
@@ -219,9 +223,11 @@ def test_a_long_list_pages_by_its_next_link_with_the_total_shown(page, demo_depo
     page.goto(page.base + "/documents?date_from=2000-01-01")
     pager = page.get_by_role("navigation", name="pages")
     expect(pager).to_contain_text(re.compile(r"Page 1 of (\d+) · [\d,]+ in all"))
+    page.wait_for_load_state("load")
     first = page.locator("section.document").evaluate_all("sections => sections.map(s => s.dataset.ufid)")
     pager.get_by_role("link", name=re.compile("Next")).click()
     expect(pager).to_contain_text("Page 2 of")
+    page.wait_for_load_state("load")
     second = page.locator("section.document").evaluate_all("sections => sections.map(s => s.dataset.ufid)")
     assert first and second and not set(first) & set(second)
     # The pager fits the screen, a phone's too: nothing scrolls sideways.
@@ -229,6 +235,7 @@ def test_a_long_list_pages_by_its_next_link_with_the_total_shown(page, demo_depo
     assert box["x"] >= 0 and box["x"] + box["width"] <= width
     pager.get_by_role("link", name=re.compile("First page")).click()
     expect(pager).to_contain_text("Page 1 of")
+    page.wait_for_load_state("load")
     assert page.locator("section.document").evaluate_all("sections => sections.map(s => s.dataset.ufid)") == first
     assert page.elsewhere == []
 
@@ -513,6 +520,7 @@ def test_an_admin_pairs_a_scanner_whose_qr_code_holds_the_address_and_key(browse
         expect(tab.get_by_role("heading", level=1)).to_have_text("Audit trail")
         rows = tab.locator("#audit tbody tr")
         expect(rows.first).to_contain_text("user.create")
+        tab.wait_for_load_state("load")
         assert "ben" in rows.nth(0).inner_text() and "anna" in rows.nth(0).inner_text()
         assert "key.create" in rows.nth(1).inner_text() and "scanner-gate-2" in rows.nth(1).inner_text()
         tab.get_by_label("Kind").fill("key")

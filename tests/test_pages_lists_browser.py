@@ -23,10 +23,14 @@ NAME = {"desktop": DESKTOP, "phone": PHONE}
 
 
 def shown_lines(page) -> list[str]:
+    """The page's lines, read once it has loaded: a click returns when the next page begins to
+    arrive, and a page read then may hold only its first rows."""
+    page.wait_for_load_state("load")
     return page.locator("#movement-lines tbody tr").evaluate_all("rows => rows.map(r => r.dataset.line)")
 
 
 def pager_text(page) -> str:
+    page.wait_for_load_state("load")
     return page.get_by_role("navigation", name="pages").inner_text()
 
 

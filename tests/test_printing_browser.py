@@ -178,6 +178,7 @@ def test_the_delivery_note_names_its_order_sender_and_each_lots_best_before(page
     expect(sender).to_contain_text("Riverside depot")
     expect(sender).to_contain_text("VAT SI12345678")
     expect(page.locator("#order-number")).to_have_text(re.compile(r"^SO-\d{8}-\d{4}$"))
+    page.wait_for_load_state("load")
     for row in page.locator("table.lines tbody tr").all():
         lot, best_before = (cell.inner_text() for cell in row.locator("td").all()[3:5])
         assert not lot or re.fullmatch(r"\d{4}-\d{2}-\d{2}", best_before), (lot, best_before)
