@@ -13,8 +13,8 @@ from sqlalchemy import DateTime, TypeDecorator, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, scoped_session
 
-from stock.errors import ServiceError, StorageFull, Unavailable
 from storage import cache
+from storage.errors import ServiceError, StorageFull, Unavailable
 
 
 class Base(DeclarativeBase):
