@@ -34,6 +34,7 @@ import report
 import scanner
 import scenarios
 import server
+import stock_list
 import stock_warnings
 
 SCENARIOS = {  # f (peak memory) is measured inside b and d
@@ -52,6 +53,7 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "x": stock_warnings.scenario_x,
     "p": paper.scenario_p,
     "s": scanner.scenario_s,
+    "t": stock_list.scenario_t,
 }
 
 
