@@ -301,11 +301,22 @@ def office_paths(page) -> list[str]:
 
 
 def fits(page) -> bool:
+    """Whether the page fits its window's width, measured once the page has loaded.
+
+    A click that leads to another page returns before that page's stylesheet is applied, and
+    `expect` finds the new page's text as soon as it is parsed: until then the page is laid out
+    as plain HTML (a table as wide as its cells, the menu unfolded), wider than a phone. On a
+    loaded machine the stylesheet comes late, and a check right after an action (an order
+    closed, a file checked) failed now and then though the page, once styled, fits.
+    """
+    page.wait_for_load_state("load")
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
 def short_targets(page) -> list[str]:
-    """Visible touch targets under 40 px high, described for the failure message."""
+    """Visible touch targets under 40 px high, described for the failure message (measured, as
+    fits does, once the page's stylesheet is applied)."""
+    page.wait_for_load_state("load")
     return page.locator(TOUCH_TARGETS).evaluate_all("""elements => elements
         .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height > 0)
         .filter(e => e.getBoundingClientRect().height < 40)
@@ -563,7 +574,7 @@ def test_an_error_beside_its_row_then_the_corrected_file_applied(page, session, 
         "weight_netto: At most 3 decimal places.")
     expect(page.locator('#import-rows tr[data-row="2"]')).to_contain_text("to create")
     expect(page.get_by_role("button", name="Apply the import")).to_have_count(0)
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert fits(page)
     if width == 1280:
         shot = tmp_path / "import.png"
         page.screenshot(path=shot, full_page=True)
@@ -574,7 +585,7 @@ def test_an_error_beside_its_row_then_the_corrected_file_applied(page, session, 
     page.get_by_label("File (.xlsx, .ods or .csv)").set_input_files(str(good))
     page.get_by_role("button", name="Check the file").click()
     expect(page.locator("#report .counts")).to_contain_text("3 to create")
-    assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+    assert fits(page)
     page.get_by_role("button", name="Apply the import").click()
     expect(page.locator("#report h2")).to_contain_text("imported")
     expect(page.locator("#report .counts")).to_contain_text("3 created")

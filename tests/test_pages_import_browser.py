@@ -17,6 +17,15 @@ from test_pages_browser import (demo_depot, demo_sqlite_depot, keep_screenshot, 
 pytestmark = pytest.mark.live
 
 SIDEWAYS = "() => document.documentElement.scrollWidth - document.documentElement.clientWidth"
+
+
+def sideways(page) -> int:
+    """How far the page scrolls sideways, once its stylesheet is applied (a click's navigation
+    does not wait for it: see test_pages_browser.py fits)."""
+    page.wait_for_load_state("load")
+    return page.evaluate(SIDEWAYS)
+
+
 NAMES = {1280: "desktop", 390: "phone"}
 
 
@@ -57,7 +66,7 @@ def test_the_errors_of_a_300_row_workbook_stand_first_each_a_link_to_its_row(
         expect(item).to_contain_text(f"Row {row} {record} {column}: {message}")
         expect(item).to_contain_text(f"the cell holds {value}" if value else "the cell holds nothing")
     expect(page.get_by_role("button", name="Apply the import")).to_have_count(0)
-    assert page.evaluate(SIDEWAYS) <= 0
+    assert sideways(page) <= 0
     shot(page, tmp_path, "import-errors", width)
 
     # Each row is one short line, the file's 300 rows in a few screens.
@@ -88,7 +97,7 @@ def test_the_office_columns_are_mapped_then_the_file_applied(page, session, tmp_
         box = select.bounding_box()
         assert box["x"] + box["width"] <= width and box["height"] >= 40
         select.select_option(value=column)
-    assert page.evaluate(SIDEWAYS) <= 0
+    assert sideways(page) <= 0
     shot(page, tmp_path, "import-columns", width, full_page=True)
     page.get_by_role("button", name="Use these columns").click()
     expect(page.locator("#report .counts")).to_contain_text("2 to create")
@@ -110,7 +119,7 @@ def test_a_windows_1250_file_is_previewed_read_again_then_applied(page, session,
     expect(encoding).to_have_value("windows-1250")
     expect(names).to_contain_text("Čokolada mlečna 100 g")
     expect(page.locator("#report .counts")).to_contain_text("5 to create")
-    assert page.evaluate(SIDEWAYS) <= 0
+    assert sideways(page) <= 0
     shot(page, tmp_path, "import-encoding", width, full_page=True)
 
     encoding.select_option("windows-1252")

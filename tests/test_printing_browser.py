@@ -24,6 +24,7 @@ NAVIGATION = ("Documents", "Orders", "Stocktakings", "Movements", "Sign out")
 
 
 def no_sideways_scroll(page) -> bool:
+    page.wait_for_load_state("load")  # styled first: see test_pages_browser.py fits
     return page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
 
 
