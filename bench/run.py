@@ -36,6 +36,7 @@ import report
 import scanner
 import scenarios
 import server
+import stock_list
 import stock_warnings
 
 SCENARIOS = {  # f (peak memory) is measured inside b and d
@@ -55,6 +56,7 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "x": stock_warnings.scenario_x,
     "p": paper.scenario_p,
     "s": scanner.scenario_s,
+    "t": stock_list.scenario_t,
 }
 
 

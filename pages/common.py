@@ -19,7 +19,7 @@ from stock.audit import Actor
 from stock.errors import Invalid, ServiceError
 from stock import warehouses as warehouse_records
 from stock.quantities import from_milli
-from storage.db import db
+from storage.db import HandedOver, db
 from transfer import exporting
 from transfer.xlsx_format import SHEET_ROWS, TooLongForASheet
 
@@ -61,6 +61,13 @@ def warehouse_names() -> dict[int, str]:
 def warehouse_name(id_warehouse: int) -> str:
     """A warehouse as people know it: by its name (DESIGN 17), its number only if it has none."""
     return warehouse_names().get(id_warehouse) or f"Warehouse {id_warehouse}"
+
+
+def warehouse_namer():
+    """warehouse_name for a download's every row: the names read once, and no look-up of the
+    request's globals per row (a stock list by lot is hundreds of thousands of rows)."""
+    names = warehouse_names()
+    return lambda id_warehouse: names.get(id_warehouse) or f"Warehouse {id_warehouse}"
 
 
 @bp.app_context_processor
@@ -141,7 +148,9 @@ def csv_response(name: str, header: list[str], rows, count=None) -> Response:
         media, filename, pieces = exporting.export(name, header, rows, format)
     except TooLongForASheet as error:
         raise Invalid(f"{error} Choose fewer rows, or CSV.", {"format": ["Too many rows for XLSX."]}) from None
-    return Response(stream_with_context(pieces), content_type=media,
+    # The rows may be read from a cursor as they are written (export read the first): the answer
+    # takes the request's session over, and its snapshot, until the last row.
+    return Response(HandedOver(stream_with_context(pieces)), content_type=media,
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 

@@ -1,11 +1,15 @@
-"""Book stock and movements (/v1/inventory): the office's filters."""
+"""Book stock and movements (/v1/inventory): the office's filters.
+
+Both answers are whole lists, written as they are read (routes/streaming.py).
+"""
 from flask import Blueprint
 
 from routes.access import caller
 from routes.operation import operation
 from routes.parsing import body_data, load
-from schemas import (InventoryRowSchema, MovementRowSchema, inventory_filter_schema, inventory_rows_schema,
-                     listing, movement_filter_schema, movement_rows_schema)
+from routes.streaming import whole_list
+from schemas import (InventoryRowSchema, MovementRowSchema, inventory_filter_schema, inventory_row_out, listing,
+                     movement_filter_schema, movement_row_out)
 from stock import reports
 from storage.db import db
 
@@ -17,7 +21,7 @@ bp = Blueprint("inventory", __name__, url_prefix="/v1/inventory")
 def filter_inventory():
     """Book stock by warehouse, product and lot, from the balances."""
     filters = load(inventory_filter_schema, body_data())
-    return {"list": inventory_rows_schema.dump(reports.inventory(db.session, caller(), filters))}
+    return whole_list(reports.every_inventory_row(db.session, caller(), filters), inventory_row_out)
 
 
 @bp.post("/movements/filter")
@@ -25,4 +29,4 @@ def filter_inventory():
 def filter_movements():
     """Warehouse-document items as signed movements, by warehouse, direction, date and lot level."""
     filters = load(movement_filter_schema, body_data())
-    return {"list": movement_rows_schema.dump(reports.movements(db.session, caller(), filters))}
+    return whole_list(reports.every_movement(db.session, caller(), filters), movement_row_out)

@@ -5,6 +5,7 @@ from routes.access import actor
 from routes.operation import operation
 from routes.parsing import body_data, load
 from routes.reading import cached, reader
+from routes.streaming import whole_list
 from schemas import (NothingSchema, ProductSchema, listing, product_out, product_schema,
                      product_update_schema, single)
 from stock import catalog
@@ -17,7 +18,8 @@ bp = Blueprint("products", __name__, url_prefix="/v1/products")
 @operation("read", answer=listing(ProductSchema, "ProductList"))
 def list_products():
     """All products with their packaging, by product_code."""
-    return {"list": [product_out(product) for product in catalog.list_products(db.session)]}
+    # A whole list, written as it is read (routes/streaming.py).
+    return whole_list(catalog.every_product(db.session), product_out)
 
 
 @bp.get("/<code:product_code>")

@@ -32,8 +32,8 @@ from schemas.batches import (BatchOutSchema, batch_create_schema, batch_filter_s
 from schemas.warehouse_docs import (DocFilterOutSchema, DocOutSchema, doc_filter_schema, doc_view_schema,
                                     docs_filter_out_schema)
 from schemas.stocktakings import StocktakingOutSchema, stocktaking_delete_query_schema, stocktakings_schema
-from schemas.inventory import (InventoryRowSchema, MovementRowSchema, inventory_filter_schema,
-                               inventory_rows_schema, movement_filter_schema, movement_rows_schema)
+from schemas.inventory import (InventoryRowSchema, MovementRowSchema, inventory_filter_schema, inventory_row_out,
+                               inventory_rows_schema, movement_filter_schema, movement_row_out, movement_rows_schema)
 from schemas.overview import (DocsAndStocktakingRowSchema, MonthlyMovementRowSchema,
                               docs_and_stocktaking_query_schema, docs_and_stocktaking_rows_schema, monthly_movement_query_schema,
                               monthly_movement_rows_schema)

@@ -1,15 +1,15 @@
-"""The few errors the service raises; one handler turns them into the JSON error shape."""
+"""The few errors the service raises; one handler turns them into the JSON error shape.
+
+The ones storage raises (Unavailable, StorageFull) and the ServiceError they all are live on
+storage's floor, in storage/errors.py, and are named here again so that every named error is
+found in this one place.
+"""
 import click
 
+from storage.errors import ServiceError, StorageFull, Unavailable
 
-class ServiceError(Exception):
-    status = 500
-    code = "internal_error"
-
-    def __init__(self, message: str, fields: dict | None = None):
-        super().__init__(message)
-        self.message = message
-        self.fields = fields
+__all__ = ["ServiceError", "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "InsufficientStock",
+           "Invalid", "invalid_field", "Unavailable", "StorageFull", "SettingError", "item_errors"]
 
 
 class BadRequest(ServiceError):
@@ -48,16 +48,6 @@ def invalid_field(path: tuple, message: str) -> Invalid:
         node = node.setdefault(str(key), {})
     node[str(path[-1])] = [message]
     return Invalid(message, fields)
-
-
-class Unavailable(ServiceError):
-    """The database did not answer, or not in time: the client should try again shortly."""
-    status, code = 503, "unavailable"
-    retry_after = 5  # seconds, in the Retry-After header
-
-
-class StorageFull(ServiceError):
-    status, code = 507, "storage_full"
 
 
 class SettingError(click.ClickException):

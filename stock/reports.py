@@ -5,6 +5,7 @@ of statements. Inventory comes from the balances kept at every posting, never
 from summing history; only the balance check sums history, on purpose.
 """
 from collections import defaultdict
+from contextlib import closing
 from datetime import date
 from itertools import groupby
 
@@ -16,6 +17,8 @@ from models import (Balance, Customer, Product, Stocktaking, StocktakingItem, Wa
                     WarehouseDocumentItem)
 from stock.records import in_warehouses, within
 from stock.text_search import ascii_lower, folded_column
+
+CHUNK = 1000  # rows read at a time from a whole list's cursor
 
 
 # --- stocktakings ---------------------------------------------------------------------------
@@ -82,10 +85,31 @@ def inventory(session, caller: Caller, filters: dict, search: str = "", after: t
         query = query.where(tuple_(*key) > tuple_(*after))
     if limit is not None:
         query = query.limit(limit)
-    return [{"id_warehouse": row.id_warehouse, "product_code": row.product_code,
-             "product_name": row.name, "name": row.name, "lot": "" if level == 0 else row.lot,
-             "level": row.lot_level if level == -1 else level, "amount_milli": int(row.amount_milli),
-             "unit": row.base_unit} for row in session.execute(query)]
+    return list(_inventory_rows(session.execute(query), level))
+
+
+def every_inventory_row(session, caller: Caller, filters: dict, search: str = ""):
+    """All of inventory's rows, for a whole list or a download of any length: read a thousand at
+    a time (a server-side cursor on PostgreSQL) while they are written out, never held all at
+    once (a depot kept by lot has hundreds of thousands). The statement runs here, before the
+    first row is asked for, so that a database that fails is the caller's normal error."""
+    query = _inventory_query(session, caller, filters, search).execution_options(yield_per=CHUNK)
+    # On the session's connection, in its transaction: a cursor's result, which closing closes.
+    return _inventory_rows(session.connection().execute(query), filters.get("level", -1))
+
+
+def _inventory_rows(result, level: int):
+    # Rows are unpacked by place, not read by name: a whole list has hundreds of thousands.
+    with closing(result):  # a list left unread closes its cursor (PostgreSQL's, on the server) too
+        if level == 0:
+            for warehouse, code, amount, name, unit, _lot_level in result:
+                yield {"id_warehouse": warehouse, "product_code": code, "product_name": name, "name": name,
+                       "lot": "", "level": 0, "amount_milli": int(amount), "unit": unit}
+            return
+        for warehouse, code, lot, amount, name, unit, lot_level in result:
+            yield {"id_warehouse": warehouse, "product_code": code, "product_name": name, "name": name,
+                   "lot": lot, "level": lot_level if level == -1 else level, "amount_milli": int(amount),
+                   "unit": unit}
 
 
 def count_inventory(session, caller: Caller, filters: dict, search: str = "") -> int:
@@ -128,6 +152,13 @@ def movements(session, caller: Caller, filters: dict) -> list[dict]:
     Warehouse, direction and date are read from the item's own copies, so the
     filter is a range scan of ix_movements_warehouse_date (or ix_movements_date).
     """
+    return list(every_movement(session, caller, filters))
+
+
+def every_movement(session, caller: Caller, filters: dict):
+    """movements' rows read a thousand at a time (a server-side cursor on PostgreSQL), for the
+    whole list written as it is read: five years are a million lines. The statement runs here,
+    before the first row is asked for."""
     item = WarehouseDocumentItem
     signed = case((item.direction == "O", -item.amount_base_milli), else_=item.amount_base_milli)
     query = (select(WarehouseDocument.doc_number, item.item_number, WarehouseDocument.ufid,
@@ -141,7 +172,15 @@ def movements(session, caller: Caller, filters: dict) -> list[dict]:
     query = within(query, item.__table__, caller, filters)
     if filters.get("level", -1) in (0, 1):
         query = query.where(Product.lot_level == filters["level"])
-    return [dict(row._mapping) for row in session.execute(query.order_by(WarehouseDocument.doc_number, item.item_number))]
+    result = session.connection().execute(query.order_by(WarehouseDocument.doc_number, item.item_number)
+                                          .execution_options(yield_per=CHUNK))
+    return _dicts(result)
+
+
+def _dicts(result):
+    with closing(result):  # a list left unread closes its cursor (PostgreSQL's, on the server) too
+        for row in result:
+            yield dict(row._mapping)
 
 
 def movement_lines(session, caller: Caller, filters: dict, after: tuple | None = None,

@@ -7,6 +7,9 @@ products kept in memory, forgotten when any process writes (the change mark
 file beside a SQLite database). outage.py: the database not answering, logged once
 when it starts and once when it ends.
 
-May import: stock.errors only (the named errors storage faults become);
-nothing of the rules, routes, pages or operations.
+errors.py: the named errors storage faults become (the database gone, the disk full),
+on storage's own floor.
+
+May import: nothing of the project above it (not stock/, not even stock/errors.py, which
+re-exports storage's errors); nothing of the rules, routes, pages or operations.
 """

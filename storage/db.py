@@ -13,8 +13,8 @@ from sqlalchemy import DateTime, TypeDecorator, event
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import DeclarativeBase, Session, scoped_session
 
-from stock.errors import ServiceError, StorageFull, Unavailable
 from storage import cache
+from storage.errors import ServiceError, StorageFull, Unavailable
 
 
 class Base(DeclarativeBase):
@@ -281,6 +281,40 @@ def _refuse_commit_outside_writing(session):
     if not session.info.get(WRITING):
         raise UnguardedWrite("session.commit() outside db.writing: "
                              "use `with db.writing(session):`.")
+
+
+class HandedOver:
+    """An answer's pieces written after its view has returned, that read on the request's session
+    (a whole list read as it is written): the session is taken out of db.session's scope, and
+    closed when the last piece is written or writing fails, or when the answer is closed, which
+    the server does however it ends (the client gone before the end too).
+
+    The request's end closes the session in its scope (Flask-SQLAlchemy's teardown), and with
+    it the read transaction: the snapshot the first rows were read in, and on PostgreSQL the
+    server-side cursor the rest come from. Flask's stream_with_context pushes the request's
+    context again only when the answer is iterated, after that teardown, so it cannot keep it.
+    The request's later reads, if any, get a session of their own.
+    """
+
+    def __init__(self, pieces):
+        self.pieces = pieces
+        self.session = db.session()
+        db.session.registry.clear()
+
+    def __iter__(self):
+        try:
+            yield from self.pieces
+        finally:
+            # At once when the last piece is written (or writing it failed): the snapshot is let go
+            # then, not when the server, or a test's client, gets round to closing the answer.
+            self.session.close()
+
+    def close(self):
+        try:
+            if hasattr(self.pieces, "close"):
+                self.pieces.close()
+        finally:
+            self.session.close()
 
 
 class Reader:

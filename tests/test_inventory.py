@@ -1,16 +1,22 @@
 """Operations 17-18: inventory from the balances, and movements (DESIGN §9)."""
+import json
+import sqlite3
 from decimal import Decimal
 
+import psycopg
 import pytest
+from sqlalchemy import event
 
 from conftest import Scanner
 from helpers import product
+from identity.caller import Caller
 from models import Balance
-from stock import catalog
-from storage.db import writing
+from schemas import inventory_row_out, inventory_rows_schema, movement_row_out, movement_rows_schema
+from stock import catalog, reports
+from storage.db import db, writing
 
 
-BASE_UNITS = {"P1": "pc", "L1": "kg", "BOX": "pc"}
+BASE_UNITS = {"P1": "pc", "L1": "kg", "BOX": "pc", "J1": "pc"}
 
 
 class Depot(Scanner):
@@ -244,3 +250,124 @@ def test_movement_filter_is_validated(depot, data, field):
     r = depot.api.post("/v1/inventory/movements/filter", data)
     assert r.status_code == 422
     assert field in r.json["error"]["fields"]["data"]
+
+
+# --- whole lists, written as they are read ----------------------------------------------------
+
+EVERY_WAREHOUSE = Caller(None, "office", "read", None)
+LOTS = 2_600  # more than routes/streaming.py CHUNK twice over: the list goes out in three pieces
+
+
+def number(milli):
+    return milli // 1000 if milli % 1000 == 0 else milli / 1000
+
+
+@pytest.fixture
+def many_lots(depot):
+    """L1 received in LOTS lots over two warehouses, in batches of 650 lines, amounts with and
+    without fractions; what the books must say is kept beside."""
+    assert depot.api.post("/v1/products/", product("J1", name="Jogurt čokolada 🍫", lot_level=1)).status_code == 201
+    booked = {}
+    lines = [(1 + n % 2, "L1" if n % 3 else "J1", f"A{n:05d}", 1000 + n * 7 if n % 4 else 2500 + n * 1000)
+             for n in range(LOTS)]
+    for start in range(0, LOTS, 650):
+        for warehouse in (1, 2):
+            items = [(code, str(Decimal(milli) / 1000), lot) for w, code, lot, milli in lines[start:start + 650]
+                     if w == warehouse]
+            depot.receive(*items, warehouse=warehouse)
+    for warehouse, code, lot, milli in lines:
+        booked[(warehouse, code, lot)] = milli
+    depot.booked_lots = booked
+    return depot
+
+
+def test_the_whole_stock_list_is_streamed_and_is_what_the_books_say(many_lots, api):
+    names = {"L1": ("Product L1", "kg"), "J1": ("Jogurt čokolada 🍫", "pc")}
+    expected = [{"id_warehouse": warehouse, "product_code": code, "product_name": names[code][0],
+                 "name": names[code][0], "lot": lot, "level": 1, "amount": number(milli), "unit": names[code][1]}
+                for (warehouse, code, lot), milli in sorted(many_lots.booked_lots.items())]
+    r = api.post("/v1/inventory/filter", {"level": 1})
+    # Written as it is read: no length is known before the last row.
+    assert r.status_code == 200 and "Content-Length" not in r.headers and r.mimetype == "application/json"
+    # Byte for byte what Flask's JSON wrote for the whole list: compact, ASCII, a newline at the end.
+    assert r.data == (json.dumps({"list": expected}, separators=(",", ":")) + "\n").encode()
+    assert api.post("/v1/inventory/filter", {}).data == r.data  # level -1: each product kept by lot
+
+
+def test_a_short_list_and_an_empty_one_are_written_whole(many_lots, api):
+    r = api.post("/v1/inventory/filter", {"level": 0})
+    assert r.status_code == 200 and r.headers["Content-Length"] == str(len(r.data))
+    assert [(row["id_warehouse"], row["product_code"]) for row in r.json["list"]] == [
+        (1, "J1"), (1, "L1"), (2, "J1"), (2, "L1")]
+    r = api.post("/v1/inventory/filter", {"product_code": "NOPE"})
+    assert r.status_code == 200 and r.data == b'{"list":[]}\n'
+
+
+def test_the_whole_movement_list_is_streamed_and_is_what_was_booked(many_lots, api):
+    listed = api.post("/v1/inventory/movements/filter", {})
+    assert listed.status_code == 200 and "Content-Length" not in listed.headers
+    rows_ = listed.json["list"]
+    assert len(rows_) == LOTS
+    assert sorted((r["product_code"], r["lot"], r["amount_base_unit"]) for r in rows_) == sorted(
+        (code, lot, Decimal(milli) / 1000) for (_, code, lot), milli in many_lots.booked_lots.items())
+    assert [(r["doc_number"], r["item_number"]) for r in rows_] == sorted(
+        (r["doc_number"], r["item_number"]) for r in rows_)
+    # The same bytes as the rows dumped whole through the schema, as the answer was written before.
+    with api.client.application.app_context():
+        whole = reports.movements(db.session, EVERY_WAREHOUSE, {})
+        db.session.remove()
+    assert listed.data == (json.dumps({"list": movement_rows_schema.dump(whole)}, separators=(",", ":"),
+                                      default=str) + "\n").encode()
+
+
+def test_the_hand_written_rows_are_the_schemas_dump(many_lots, api, session):
+    whole = reports.inventory(session, EVERY_WAREHOUSE, {"level": -1})
+    assert [inventory_row_out(row) for row in whole] == inventory_rows_schema.dump(whole)
+    movements = reports.movements(session, EVERY_WAREHOUSE, {})
+    assert [movement_row_out(row) for row in movements] == movement_rows_schema.dump(movements)
+
+
+def database_gone(conn):
+    """The error the driver raises when the database cannot be reached (tests/test_faults.py)."""
+    if conn.dialect.name == "sqlite":
+        error = sqlite3.OperationalError("unable to open database file")
+        error.sqlite_errorcode = 14  # SQLITE_CANTOPEN
+        return error
+    return psycopg.OperationalError("connection refused")
+
+
+def test_a_database_that_fails_before_the_first_byte_is_the_normal_error(many_lots, api, app):
+    def refuse(conn, cursor, statement, parameters, context, executemany):
+        if "FROM balances" in statement:
+            raise database_gone(conn)
+
+    with app.app_context():
+        engine = db.engine
+    event.listen(engine, "before_cursor_execute", refuse)
+    try:
+        r = api.post("/v1/inventory/filter", {"level": 1})
+    finally:
+        event.remove(engine, "before_cursor_execute", refuse)
+    assert r.status_code == 503 and r.headers["Retry-After"] == "5"
+    assert r.json["error"]["code"] == "unavailable"
+
+
+def test_a_fault_after_the_first_byte_cuts_the_answer_and_is_logged(many_lots, api, monkeypatch, caplog):
+    written = []
+
+    def fails_at_the_second_piece(row):
+        if len(written) == 1500:
+            raise RuntimeError("the database went away")
+        written.append(row)
+        return inventory_row_out(row)
+
+    monkeypatch.setattr("routes.inventory.inventory_row_out", fails_at_the_second_piece)
+    r = api.client.open("/v1/inventory/filter", method="POST", json={"data": {"level": 1}},
+                        headers={"TS-Apikey": api.key}, buffered=False)
+    try:
+        assert r.status_code == 200  # the first thousand rows were already on their way
+        with pytest.raises(RuntimeError, match="went away"):
+            b"".join(r.response)
+    finally:
+        r.close()  # as the server does however an answer ends: the session it read on is closed
+    assert "/v1/inventory/filter broke off after 1000 rows" in caplog.text

@@ -32,6 +32,7 @@ FLOORS = [
     ("identity.caller",),                         # who a request acts for, and what it may manage
     ("stock.errors", "stock.quantities", "identity.client", "version",  # named errors, amounts, the request's
      "page_policy"),                                                      # client, the release, the browser's rules
+    ("storage.errors",),                          # the errors storage raises, which stock/errors.py names again
 ]
 # Arrows against the floors that are known and being removed, each to go with its fix: an entry
 # that no longer matches an import fails the test too, so none outlives its reason.
@@ -43,9 +44,7 @@ FORBIDDEN = {
     "stock": ("app", "routes", "pages", "operations", "schemas", "flask", "identity.api_keys", "identity.people",
               "identity.sessions", "identity.notes"),
     "identity": ("app", "routes", "pages", "operations", "schemas", "flask"),
-    "storage": ("app", "routes", "pages", "operations", "schemas", "models", "stock.orders", "stock.posting",
-                "stock.balances", "stock.stocktaking", "stock.catalog", "identity",
-                "stock.records", "stock.reports", "stock.policy"),
+    "storage": ("app", "routes", "pages", "operations", "schemas", "models", "stock", "identity"),
     "schemas": ("app", "routes", "pages", "operations", "storage", "models", "stock.orders",
                    "stock.posting", "stock.balances", "stock.stocktaking", "stock.catalog",
                    "identity", "stock.records", "stock.reports", "stock.policy"),

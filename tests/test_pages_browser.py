@@ -312,7 +312,9 @@ def fits(page) -> bool:
 
 
 def short_targets(page) -> list[str]:
-    """Visible touch targets under 40 px high, described for the failure message."""
+    """Visible touch targets under 40 px high, described for the failure message (measured, as
+    fits does, once the page's stylesheet is applied)."""
+    page.wait_for_load_state("load")
     return page.locator(TOUCH_TARGETS).evaluate_all("""elements => elements
         .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height > 0)
         .filter(e => e.getBoundingClientRect().height < 40)

@@ -1,4 +1,6 @@
 """Operations 1-4: list, view, add and update products (DESIGN §5)."""
+import io
+import json
 import re
 from decimal import Decimal
 from urllib.parse import quote
@@ -462,3 +464,42 @@ def test_a_refused_update_leaves_no_trail(api, session):
     assert api.post("/v1/products/P2", {"base_unit_barcode": "111"}).status_code == 409
     session.rollback()
     assert audit.list_entries(session, kind="product.update") == []
+
+
+# --- the whole list, written as it is read --------------------------------------------------
+
+def import_products(client, key, text):
+    r = client.post("/v1/import/products", headers={"TS-Apikey": key},
+                    data={"file": (io.BytesIO(text.encode()), "products.csv")}, content_type="multipart/form-data")
+    assert r.status_code == 200, r.json
+
+
+def test_the_whole_list_is_streamed_and_is_every_product_with_its_packaging(api, client, keys, session):
+    """2,400 products (more than two of routes/streaming.py's pieces): a third without packaging,
+    between the others, so that each product's packaging is read beside it and no further."""
+    expected = {}
+    with_packaging, without = [], []
+    for n in range(2_400):
+        code = f"P{n:05d}"
+        name = f"Jogurt čokolada {n}" if n % 7 == 0 else f"Flour {n} kg"
+        product_ = {"product_code": code, "name": name, "active": 1, "base_unit": "pc", "base_unit_barcode": "",
+                    "category": 0, "lot_level": 0, "packaging": [], "weight_brutto": n % 5 + 0.25,
+                    "weight_netto": 0, "weight_unit": "kg", "decimal_places": 3}
+        if n % 3:
+            product_["packaging"] = [{"unit": "z-box", "amount_base_units": 6, "barcode": f"400{n:010d}"},
+                                     {"unit": "a-pallet", "amount_base_units": 480, "barcode": ""}]
+            with_packaging.append(f'{code},"{name}",pc,{n % 5 + 0.25},z-box,6,400{n:010d},a-pallet,480,\n')
+        else:
+            without.append(f'{code},"{name}",pc,{n % 5 + 0.25}\n')
+        expected[code] = product_
+    import_products(client, keys["admin"], "product_code,name,base_unit,weight_brutto,packaging_1_unit,"
+                    "packaging_1_amount_base_units,packaging_1_barcode,packaging_2_unit,"
+                    "packaging_2_amount_base_units,packaging_2_barcode\n" + "".join(with_packaging))
+    import_products(client, keys["admin"], "product_code,name,base_unit,weight_brutto\n" + "".join(without))
+    r = api.get("/v1/products/")
+    assert r.status_code == 200 and "Content-Length" not in r.headers
+    answer = {"list": [expected[code] for code in sorted(expected)]}
+    assert r.data == (json.dumps(answer, separators=(",", ":")) + "\n").encode()
+    # The same bytes as the list read whole and dumped at once, as it was answered before.
+    whole = {"list": [product_schema.dump(product_) for product_ in catalog.list_products(session)]}
+    assert r.data == (json.dumps(whole, separators=(",", ":")) + "\n").encode()

@@ -4,6 +4,8 @@ The pages' lists and the exports of each kind (in the import's columns) all come
 header and rows of plain values (text, whole numbers, amounts, dates): CSV is a generator of
 text; XLSX is written to an anonymous temporary file, then read out in pieces.
 """
+from itertools import chain
+
 from transfer import csv_format, xlsx_format
 
 XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
@@ -15,5 +17,12 @@ def export(name: str, header: list[str], rows, format: str):
     if format == "xlsx":
         file = xlsx_format.write(header, rows, title=name)
         return XLSX_TYPE, f"{name}.xlsx", xlsx_format.chunks(file)
+    # The first row is read now, before the answer begins: rows read from a cursor as they are
+    # written run their statement here, and a database that fails is then the normal error
+    # page, not a download cut after its header.
+    rows = iter(rows)
+    first = next(rows, None)
+    if first is not None:
+        rows = chain((first,), rows)
     return "text/csv; charset=utf-8", f"{name}.csv", (piece.encode("utf-8")
                                                      for piece in csv_format.write(header, rows))
