@@ -146,11 +146,17 @@ def csv_response(name: str, header: list[str], rows, count=None) -> Response:
         if format == "xlsx" and count is not None and count() >= SHEET_ROWS:
             raise TooLongForASheet(SHEET_ROWS)
         media, filename, pieces = exporting.export(name, header, rows, format)
-    except TooLongForASheet as error:
-        raise Invalid(f"{error} Choose fewer rows, or CSV.", {"format": ["Too many rows for XLSX."]}) from None
+    except BaseException as error:
+        # Rows left unread close their cursor now, on its connection: the error's traceback
+        # holds them, and the garbage collector would close it after the connection went back.
+        if hasattr(rows, "close"):
+            rows.close()
+        if isinstance(error, TooLongForASheet):
+            raise Invalid(f"{error} Choose fewer rows, or CSV.", {"format": ["Too many rows for XLSX."]}) from None
+        raise
     # The rows may be read from a cursor as they are written (export read the first): the answer
     # takes the request's session over, and its snapshot, until the last row.
-    return Response(HandedOver(stream_with_context(pieces)), content_type=media,
+    return Response(HandedOver(stream_with_context(pieces), pieces), content_type=media,
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 

@@ -1,4 +1,6 @@
 """The stock page: book stock by warehouse, product and lot."""
+from contextlib import closing
+
 from flask import g, render_template, request
 
 from pages import bp
@@ -20,12 +22,8 @@ def stock_page():
     if query["format"] != "html":
         # Every row, read as it is written: a depot kept by lot has hundreds of thousands.
         rows = reports.every_inventory_row(db.session, g.caller, filters, search=query["q"])
-        named = warehouse_namer()
         return csv_response("stock", ["id_warehouse", "warehouse_name", "product_code", "name", "lot", "amount",
-                                      "unit"], (
-            (r["id_warehouse"], named(r["id_warehouse"]), r["product_code"], r["name"], r["lot"],
-             from_milli(r["amount_milli"]), r["unit"])
-            for r in rows))
+                                      "unit"], _file_rows(rows, warehouse_namer()))
     if query["after"] is not None and len(query["after"]) != (2 if query["level"] == 0 else 3):
         raise Invalid("The page's address has invalid parameters.",
                       {"after": ["Not a place in this list: follow the page's links."]})
@@ -41,3 +39,12 @@ def stock_page():
         row["packages"] = packages.in_packages(row["amount_milli"], packaging.get(row["product_code"], []))
     return render_template("stock.html", query=query, pager=pager,
                            filtered=bool(query["q"]) or query["warehouse"] is not None)
+
+
+def _file_rows(rows, named):
+    """The stock's rows as the file's; closing them closes the rows they are read from (and their
+    cursor) at once, not when the garbage collector gets to them."""
+    with closing(rows):
+        for r in rows:
+            yield (r["id_warehouse"], named(r["id_warehouse"]), r["product_code"], r["name"], r["lot"],
+                   from_milli(r["amount_milli"]), r["unit"])

@@ -32,7 +32,12 @@ log = logging.getLogger("warehouse")
 def whole_list(rows, out) -> Response:
     """The answer {"list": [out(row) for row in rows]}, written as `rows` are read."""
     rows = iter(rows)
-    first = [out(row) for row in islice(rows, CHUNK)]
+    try:
+        first = [out(row) for row in islice(rows, CHUNK)]
+    except BaseException:
+        if hasattr(rows, "close"):
+            rows.close()  # its cursor now, on its connection, not when collected
+        raise
     provider = current_app.json
     if provider.compact is False or (provider.compact is None and current_app.debug):
         # Indented for a person reading it (debug): written whole, as Flask would.
@@ -58,4 +63,4 @@ def whole_list(rows, out) -> Response:
             if hasattr(rows, "close"):
                 rows.close()
 
-    return Response(HandedOver(pieces()), mimetype=provider.mimetype)
+    return Response(HandedOver(pieces(), rows), mimetype=provider.mimetype)

@@ -47,19 +47,21 @@ def list_products(session, product_code: str | None = None) -> list[dict]:
 def every_product(session):
     """list_products' products and packaging, for the whole list written as it is read: one
     statement (the products joined with their packaging, in the order of list_products), read
-    a thousand rows at a time (a server-side cursor on PostgreSQL). It runs here, before the
-    first product is asked for, so that a database that fails is the caller's normal error."""
+    a thousand rows at a time (a server-side cursor on PostgreSQL). It runs when the first
+    product is asked for (in the view), so that a database that fails is the caller's normal
+    error; a list never started holds no cursor."""
     query = (select(*PRODUCT_COLUMNS, *(column.label(f"packaging_{column.key}") for column in PACKAGING_COLUMNS[1:]))
              .outerjoin(Packaging, Packaging.product_code == Product.product_code)
              .order_by(Product.product_code, Packaging.position)
              .execution_options(yield_per=1000))
-    return _products_of(session.connection().execute(query))
+    return _products_of(session, query)
 
 
-def _products_of(rows):
+def _products_of(session, query):
     """Products with their packaging from the joined rows, each product's rows one after another."""
     product = None
-    with closing(rows):  # a list left unread closes its cursor (PostgreSQL's, on the server) too
+    # A list left unread closes its cursor (PostgreSQL's, on the server) too.
+    with closing(session.connection().execute(query)) as rows:
         for row in rows:
             if product is None or row.product_code != product["product_code"]:
                 if product is not None:

@@ -85,22 +85,23 @@ def inventory(session, caller: Caller, filters: dict, search: str = "", after: t
         query = query.where(tuple_(*key) > tuple_(*after))
     if limit is not None:
         query = query.limit(limit)
-    return list(_inventory_rows(session.execute(query), level))
+    return list(_inventory_rows(session, query, level))
 
 
 def every_inventory_row(session, caller: Caller, filters: dict, search: str = ""):
     """All of inventory's rows, for a whole list or a download of any length: read a thousand at
     a time (a server-side cursor on PostgreSQL) while they are written out, never held all at
-    once (a depot kept by lot has hundreds of thousands). The statement runs here, before the
-    first row is asked for, so that a database that fails is the caller's normal error."""
+    once (a depot kept by lot has hundreds of thousands). The statement runs when the first row
+    is asked for, which the writers of a whole list do in the view, so that a database that
+    fails is the caller's normal error; a list never started holds no cursor."""
     query = _inventory_query(session, caller, filters, search).execution_options(yield_per=CHUNK)
+    return _inventory_rows(session, query, filters.get("level", -1))
+
+
+def _inventory_rows(session, query, level: int):
     # On the session's connection, in its transaction: a cursor's result, which closing closes.
-    return _inventory_rows(session.connection().execute(query), filters.get("level", -1))
-
-
-def _inventory_rows(result, level: int):
     # Rows are unpacked by place, not read by name: a whole list has hundreds of thousands.
-    with closing(result):  # a list left unread closes its cursor (PostgreSQL's, on the server) too
+    with closing(session.connection().execute(query)) as result:  # a list left unread closes its cursor too
         if level == 0:
             for warehouse, code, amount, name, unit, _lot_level in result:
                 yield {"id_warehouse": warehouse, "product_code": code, "product_name": name, "name": name,
@@ -157,8 +158,8 @@ def movements(session, caller: Caller, filters: dict) -> list[dict]:
 
 def every_movement(session, caller: Caller, filters: dict):
     """movements' rows read a thousand at a time (a server-side cursor on PostgreSQL), for the
-    whole list written as it is read: five years are a million lines. The statement runs here,
-    before the first row is asked for."""
+    whole list written as it is read: five years are a million lines. The statement runs when
+    the first row is asked for (in the view)."""
     item = WarehouseDocumentItem
     signed = case((item.direction == "O", -item.amount_base_milli), else_=item.amount_base_milli)
     query = (select(WarehouseDocument.doc_number, item.item_number, WarehouseDocument.ufid,
@@ -172,13 +173,13 @@ def every_movement(session, caller: Caller, filters: dict):
     query = within(query, item.__table__, caller, filters)
     if filters.get("level", -1) in (0, 1):
         query = query.where(Product.lot_level == filters["level"])
-    result = session.connection().execute(query.order_by(WarehouseDocument.doc_number, item.item_number)
-                                          .execution_options(yield_per=CHUNK))
-    return _dicts(result)
+    return _dicts(session, query.order_by(WarehouseDocument.doc_number, item.item_number)
+                  .execution_options(yield_per=CHUNK))
 
 
-def _dicts(result):
-    with closing(result):  # a list left unread closes its cursor (PostgreSQL's, on the server) too
+def _dicts(session, query):
+    # A list left unread closes its cursor (PostgreSQL's, on the server) too.
+    with closing(session.connection().execute(query)) as result:
         for row in result:
             yield dict(row._mapping)
 
@@ -204,7 +205,8 @@ def every_movement_line(session, caller: Caller, filters: dict):
     """All of movement_lines' rows, for a download of any length: read a thousand at a time (a
     server-side cursor on PostgreSQL) while they are written out, never held all at once. For
     someone limited to several warehouses the database sorts their lines first."""
-    yield from session.execute(_movement_lines(caller, filters).execution_options(yield_per=1000))
+    with closing(session.execute(_movement_lines(caller, filters).execution_options(yield_per=1000))) as result:
+        yield from result
 
 
 def count_movement_lines(session, caller: Caller, filters: dict) -> int:

@@ -296,8 +296,13 @@ class HandedOver:
     The request's later reads, if any, get a session of their own.
     """
 
-    def __init__(self, pieces):
+    def __init__(self, pieces, *sources):
+        """`sources`: what the pieces read from (rows from a cursor), closed with them before the
+        session: a generator closed before it has begun (stream_with_context's is, at its
+        first step) does not close those it would have read, and a cursor left to the garbage
+        collector is closed after its connection went back to the pool."""
         self.pieces = pieces
+        self.sources = sources
         self.session = db.session()
         db.session.registry.clear()
 
@@ -307,12 +312,13 @@ class HandedOver:
         finally:
             # At once when the last piece is written (or writing it failed): the snapshot is let go
             # then, not when the server, or a test's client, gets round to closing the answer.
-            self.session.close()
+            self.close()
 
     def close(self):
         try:
-            if hasattr(self.pieces, "close"):
-                self.pieces.close()
+            for each in (self.pieces, *self.sources):
+                if hasattr(each, "close"):
+                    each.close()
         finally:
             self.session.close()
 

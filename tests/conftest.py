@@ -40,6 +40,8 @@ import tempfile
 import uuid
 
 import pytest
+from flask import Flask
+from flask.testing import FlaskClient
 from sqlalchemy import create_engine, text
 
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
@@ -56,6 +58,19 @@ from stock.audit import Actor  # noqa: E402
 from stock.policy import Policy  # noqa: E402
 from storage import cache  # noqa: E402
 from storage.db import db, sqlite_file  # noqa: E402
+
+class WholeAnswerClient(FlaskClient):
+    """The test client, reading each answer whole and closing it at once, as a server does
+    however an answer ends (waitress closes every one): an answer written as it is read holds
+    the request's session and its cursor until it is closed, and one left to the garbage
+    collector closed its cursor after the connection had gone back to the pool. A test that
+    reads an answer in part asks for buffered=False and closes it itself."""
+
+    def open(self, *args, buffered=True, **kwargs):
+        return super().open(*args, buffered=buffered, **kwargs)
+
+
+Flask.test_client_class = WholeAnswerClient
 
 BACKEND = os.environ.get("WAREHOUSE_TEST_BACKEND", "sqlite")
 PG_URL = os.environ.get("WAREHOUSE_TEST_DATABASE_URL", "")
