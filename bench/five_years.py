@@ -26,6 +26,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import server
+from bulk import bulk_writer, keep_built
 from report import Row
 
 BUILD_VERSION = 1
@@ -61,24 +62,12 @@ def depot_file(ctx) -> Path:
     with server.service(ctx.tmp / "i-build", ctx.key, database_url=f"sqlite:///{building}"):
         pass
     _fill(building)
-    building.rename(path)
-    for beside in CACHE.glob(f"{building.name}-*"):  # the service's change mark (storage/cache.py)
-        beside.unlink()
-    ctx.note(f"i: built the five-year depot in {time.monotonic() - started:.0f} s "
-             f"({path.stat().st_size / 2**20:,.0f} MiB), cached in {path}")
-    return path
+    return keep_built(ctx, "i", "the five-year depot", building, path, started)
 
 
 def _fill(path: Path) -> None:
     rng = random.Random(5)
-    con = sqlite3.connect(path, isolation_level=None)
-    con.execute("PRAGMA journal_mode=DELETE")
-    con.execute("PRAGMA synchronous=OFF")
-    con.execute("BEGIN")
-
-    def insert(table, columns, rows):
-        con.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-                        rows)
+    con, insert = bulk_writer(path)
 
     codes = [f"P{i:05d}" for i in range(PRODUCTS)]
     by_lot = {code: i % 10 == 0 for i, code in enumerate(codes)}  # one product in ten is kept by lot

@@ -32,6 +32,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import server
+from bulk import bulk_writer, keep_built
 from five_years import CACHE, NEXT_LINK, _download_lines, _fingerprint, _time
 from load import batch_body
 from report import Row
@@ -68,24 +69,12 @@ def depot_file(ctx) -> Path:
     with server.service(ctx.tmp / "l-build", ctx.key, database_url=f"sqlite:///{building}"):
         pass  # the service makes the schema (its migrations); the rows go in directly
     _fill(building)
-    building.rename(path)
-    for beside in CACHE.glob(f"{building.name}-*"):  # the service's change mark
-        beside.unlink()
-    ctx.note(f"l: built the depot in {time.monotonic() - started:.0f} s "
-             f"({path.stat().st_size / 2**20:,.0f} MiB), cached in {path}")
-    return path
+    return keep_built(ctx, "l", "the depot", building, path, started)
 
 
 def _fill(path: Path) -> None:
     rng = random.Random(33)
-    con = sqlite3.connect(path, isolation_level=None)
-    con.execute("PRAGMA journal_mode=DELETE")
-    con.execute("PRAGMA synchronous=OFF")
-    con.execute("BEGIN")
-
-    def insert(table, columns, rows):
-        con.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-                        rows)
+    con, insert = bulk_writer(path)
 
     codes = [f"P{i:05d}" for i in range(PRODUCTS)]
     by_lot = [code for i, code in enumerate(codes) if i % LOT_EVERY == 0]

@@ -31,6 +31,7 @@ from datetime import date
 from pathlib import Path
 
 import server
+from bulk import bulk_writer, keep_built
 from report import Row
 
 # The code before the whole lists were streamed (issue 33, point 3): what "today" means.
@@ -77,24 +78,12 @@ def depot_file(ctx, code: Path) -> Path:
     with _service(code, ctx.tmp / "t-build", ctx.key, f"sqlite:///{building}"):
         pass
     _fill(building)
-    building.rename(path)
-    for beside in CACHE.glob(f"{building.name}-*"):  # the service's change mark (storage/cache.py)
-        beside.unlink()
-    ctx.note(f"t: built the depot kept by lot in {time.monotonic() - started:.0f} s "
-             f"({path.stat().st_size / 2**20:,.0f} MiB), cached in {path}")
-    return path
+    return keep_built(ctx, "t", "the depot kept by lot", building, path, started)
 
 
 def _fill(path: Path) -> None:
     rng = random.Random(33)
-    con = sqlite3.connect(path, isolation_level=None)
-    con.execute("PRAGMA journal_mode=DELETE")
-    con.execute("PRAGMA synchronous=OFF")
-    con.execute("BEGIN")
-
-    def insert(table, columns, rows):
-        con.executemany(f"INSERT INTO {table} ({', '.join(columns)}) VALUES ({', '.join('?' * len(columns))})",
-                        rows)
+    con, insert = bulk_writer(path)
 
     codes = [f"P{i:05d}" for i in range(PRODUCTS)]
     by_lot = {code: i % (PRODUCTS // BY_LOT) == 0 for i, code in enumerate(codes)}  # one in five
