@@ -243,6 +243,7 @@ def _serve(argv) -> None:
 
     # Room for every connection allowed, the database's files and the log.
     serving.allow_open_files(defaults["connection_limit"] + 100)
+    serving.settle_start_up()
     serving.serve_until_stopped(app, sock, args.threads, stop, on_stop=on_stop, **serving.connection_adjustments(
         defaults["idle_timeout"], defaults["connection_limit"]))
     serving.skip_final_collections()  # the database is closed (on_stop)

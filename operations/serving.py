@@ -211,6 +211,18 @@ def _close_idle(server) -> bool:
     return under_way
 
 
+def settle_start_up() -> None:
+    """Just before serving: the objects start-up made (Flask, SQLAlchemy's and marshmallow's
+    tables, the app's schemas: about 100,000) are set aside from the garbage collector's walks.
+
+    They live as long as the process, yet every full collection walked them all again: about
+    90 ms on 2 cores, once every 30 or so 1000-item bookings, paid by whichever request set it
+    off. Set aside, a full collection walks only what requests made (about 15 ms). What start-up
+    left as garbage is freed first, so nothing collectable is set aside."""
+    gc.collect()
+    gc.freeze()
+
+
 def skip_final_collections() -> None:
     """For a process about to end, its storage closed: the interpreter's last garbage
     collections would walk every object the libraries made (about 0.2 s on 2 cores) to free
