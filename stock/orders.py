@@ -259,8 +259,9 @@ def order_for_batch(session, caller: Caller, settings: dict, policy: Policy) -> 
     return order
 
 
-def fill_order(order: OrderDocument, settings: dict, items: list[dict], is_count: bool) -> None:
-    """Deliver each item against the order's lines; close the order when all is delivered.
+def fill_order(order: OrderDocument, settings: dict, items: list[dict], is_count: bool) -> bool:
+    """Deliver each item against the order's lines; close the order when all is delivered, and
+    answer whether this closed it.
 
     An item fills the lines naming its lot first, then the lines without a lot,
     each by item_number, up to what was ordered. A count (type V) may exceed
@@ -297,6 +298,7 @@ def fill_order(order: OrderDocument, settings: dict, items: list[dict], is_count
     order.state = CLOSED if finished else BATCH_EXISTS
     order.locked_by = None
     order.locked_at = None
+    return finished
 
 
 def closed_event(order: OrderDocument, closed_by: str, reason: str = "", batch_number: int = 0) -> tuple[str, dict]:

@@ -160,7 +160,7 @@ def test_a_redirect_is_not_followed_and_the_answer_is_kept_short(working, receiv
     assert elsewhere.received == []
 
 
-# --- order.closed: by hand, over the API and on the order's page ----------------------------------
+# --- order.closed: by hand (the API, the order's page) and by the batch that delivers the rest --
 
 def add_order(api, number, warehouse=1):
     """An order of 10 P1 to receive."""
@@ -214,3 +214,20 @@ def test_a_refused_close_tells_no_one_and_another_warehouses_webhook_hears_nothi
         ("PO-1", "The supplier cancelled the rest."), ("PO-2", "The supplier cancelled the rest.")]
     assert [e["data"]["document_number"] for e in receiver.events()] == ["PO-2"]
 
+
+def test_the_batch_that_delivers_the_rest_closes_the_order_and_is_told_first(working, receiver, keys):
+    app, api, _ = working
+    scanner = Scanner(Api(app.test_client(), keys["scan"]))
+    add_webhook(api, receiver.url, events=["batch.booked", "order.closed"])
+    add_order(api, "PO-1")
+    scanner.book("R", "I", [item("P1", 4)], document_number="PO-1")
+    last = scanner.book("R", "I", [item("P1", 6)], document_number="PO-1")
+    assert scanner.api.post("/v1/batches/", last).status_code == 201  # the retry books nothing
+    wait_for(lambda: len(receiver.received) >= 3)
+    time.sleep(0.3)  # time for a retry's events to come too, were any sent
+    sent = receiver.events()
+    assert [(e["event"], e["data"]["batch_number"]) for e in sent] == [
+        ("batch.booked", 1), ("batch.booked", 2), ("order.closed", 2)]
+    assert sent[2]["data"] == {"document_number": "PO-1", "id_warehouse": 1, "closed_by": "scan",
+                               "reason": "", "batch_number": 2}
+    assert api.get("/v1/documents/PO-1").json["item"]["state"] == 0
