@@ -11,7 +11,7 @@ from sqlalchemy.exc import IntegrityError
 
 from identity.caller import Caller
 from models import ApiKey, AuditEntry, Batch, Customer, OrderDocument, OrderItem, Product, WarehouseDocument
-from stock import audit
+from stock import audit, outbox
 from stock.audit import Actor
 from stock.errors import Conflict, Forbidden, Invalid, NotFound, item_errors
 from stock.policy import Policy
@@ -259,8 +259,9 @@ def order_for_batch(session, caller: Caller, settings: dict, policy: Policy) -> 
     return order
 
 
-def fill_order(order: OrderDocument, settings: dict, items: list[dict], is_count: bool) -> None:
-    """Deliver each item against the order's lines; close the order when all is delivered.
+def fill_order(order: OrderDocument, settings: dict, items: list[dict], is_count: bool) -> bool:
+    """Deliver each item against the order's lines; close the order when all is delivered, and
+    answer whether this closed it.
 
     An item fills the lines naming its lot first, then the lines without a lot,
     each by item_number, up to what was ordered. A count (type V) may exceed
@@ -297,6 +298,18 @@ def fill_order(order: OrderDocument, settings: dict, items: list[dict], is_count
     order.state = CLOSED if finished else BATCH_EXISTS
     order.locked_by = None
     order.locked_at = None
+    return finished
+
+
+def closed_event(order: OrderDocument, closed_by: str, reason: str = "", batch_number: int = 0) -> tuple[str, dict]:
+    """The `order.closed` event of an order its caller just closed, for stock/outbox.py.
+
+    Closed by hand it carries the office's reason and batch_number 0; closed by the batch that
+    delivered its last line, that batch's number and no reason (the office gave none). Either way
+    `closed_by` is the person's or key's name, as the audit trail and the batch keep it.
+    """
+    return "order.closed", {"document_number": order.document_number, "id_warehouse": order.id_warehouse,
+                            "closed_by": closed_by, "reason": reason, "batch_number": batch_number}
 
 
 
@@ -315,6 +328,7 @@ def close_order(session, caller: Caller, actor: Actor, document_number: str, rea
         order.locked_at = None
         audit.record(session, actor, "order.close", document_number,
                      {"state": [before, CLOSED], "reason": ["", reason]}, reach=frozenset({id_warehouse}))
+        outbox.emit(session, *closed_event(order, actor.who, reason))
 
 
 def release_order(session, caller: Caller, actor: Actor, document_number: str) -> None:

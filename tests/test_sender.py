@@ -9,8 +9,8 @@ import pytest
 from sqlalchemy import select
 
 from background.worker import BackgroundWork
-from conftest import Api, Scanner
-from helpers import add_products, item
+from conftest import Api, Scanner, signed_in, token_of
+from helpers import add_products, created, item, order
 from models import WebhookDelivery
 from receiver import WAIT, Receiver, verify, wait_for
 from storage.db import db
@@ -158,3 +158,76 @@ def test_a_redirect_is_not_followed_and_the_answer_is_kept_short(working, receiv
     # Once the receiver answers 200 itself, the event is delivered there.
     wait_for(lambda: last()[0] == "delivered")
     assert elsewhere.received == []
+
+
+# --- order.closed: by hand (the API, the order's page) and by the batch that delivers the rest --
+
+def add_order(api, number, warehouse=1):
+    """An order of 10 P1 to receive."""
+    created(api.post("/v1/documents/", order(number, id_warehouse=warehouse)))
+
+
+def close(api, number, reason="The supplier cancelled the rest."):
+    return api.post(f"/v1/documents/close/{number}", {"reason": reason})
+
+
+def test_an_order_closed_by_the_api_and_by_its_page_is_told_signed(working, receiver, person):
+    app, api, scanner = working
+    hook = add_webhook(api, receiver.url, events=["order.closed"])
+    add_order(api, "PO-API")
+    add_order(api, "PO-PAGE", warehouse=2)
+    assert close(api, "PO-API").status_code == 200
+    page = signed_in(app.test_client(), person, "admin_office")
+    token = token_of(page.get("/orders/PO-PAGE"))
+    assert page.post("/orders/close/PO-PAGE", data={"token": token, "reason": "Shop closed for good"}).status_code == 303
+    wait_for(lambda: len(receiver.received) >= 2)
+    for headers, body in receiver.received:
+        assert verify(hook["secret"], headers["Warehouse-Signature"], body)
+    sent = receiver.events()
+    assert [e["event"] for e in sent] == ["order.closed", "order.closed"]
+    assert [e["data"] for e in sent] == [
+        {"document_number": "PO-API", "id_warehouse": 1, "closed_by": "admin",
+         "reason": "The supplier cancelled the rest.", "batch_number": 0},
+        {"document_number": "PO-PAGE", "id_warehouse": 2, "closed_by": "admin_office",
+         "reason": "Shop closed for good", "batch_number": 0}]
+
+
+def test_a_refused_close_tells_no_one_and_another_warehouses_webhook_hears_nothing(working, receiver, admin_w1):
+    app, api, scanner = working
+    response = api.post("/v1/webhooks/", {"url": receiver.url, "events": ["order.closed"], "warehouses": [2]})
+    assert response.status_code == 201, response.json
+    everything = Receiver()
+    try:
+        add_webhook(api, everything.url, events=["order.closed"])
+        add_order(api, "PO-1")
+        add_order(api, "PO-2", warehouse=2)
+        assert close(admin_w1, "PO-2").status_code == 404  # out of its warehouses: refused
+        assert close(api, "PO-1").status_code == 200
+        assert close(api, "PO-1", reason="again").status_code == 409
+        assert close(api, "PO-2").status_code == 200
+        wait_for(lambda: len(everything.received) >= 2)
+        wait_for(lambda: receiver.received)
+        time.sleep(0.3)  # time for a refused close's event, or warehouse 1's to the other, were one sent
+    finally:
+        everything.stop()
+    assert [(e["data"]["document_number"], e["data"]["reason"]) for e in everything.events()] == [
+        ("PO-1", "The supplier cancelled the rest."), ("PO-2", "The supplier cancelled the rest.")]
+    assert [e["data"]["document_number"] for e in receiver.events()] == ["PO-2"]
+
+
+def test_the_batch_that_delivers_the_rest_closes_the_order_and_is_told_first(working, receiver, keys):
+    app, api, _ = working
+    scanner = Scanner(Api(app.test_client(), keys["scan"]))
+    add_webhook(api, receiver.url, events=["batch.booked", "order.closed"])
+    add_order(api, "PO-1")
+    scanner.book("R", "I", [item("P1", 4)], document_number="PO-1")
+    last = scanner.book("R", "I", [item("P1", 6)], document_number="PO-1")
+    assert scanner.api.post("/v1/batches/", last).status_code == 201  # the retry books nothing
+    wait_for(lambda: len(receiver.received) >= 3)
+    time.sleep(0.3)  # time for a retry's events to come too, were any sent
+    sent = receiver.events()
+    assert [(e["event"], e["data"]["batch_number"]) for e in sent] == [
+        ("batch.booked", 1), ("batch.booked", 2), ("order.closed", 2)]
+    assert sent[2]["data"] == {"document_number": "PO-1", "id_warehouse": 1, "closed_by": "scan",
+                               "reason": "", "batch_number": 2}
+    assert api.get("/v1/documents/PO-1").json["item"]["state"] == 0
