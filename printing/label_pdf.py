@@ -29,6 +29,12 @@ EAN13_MODULE_MM = 0.33
 CODE128_MODULE_MM = 0.4
 _fonts_lock = threading.Lock()
 _fonts_ready = False
+# Saving a PDF cuts the subset of each font it used out of the font file, read through the
+# one read position that file keeps for every document (reportlab's TTFontFile seek and read).
+# Two labels saved at once in two of the service's threads moved it under each other: a
+# composite letter (Ž is Z and a caron) then came out as another glyph, or not at all
+# (KeyError). One save at a time; the drawing before it needs no lock.
+_saving_lock = threading.Lock()
 
 
 def _register_fonts() -> None:
@@ -89,7 +95,8 @@ def labels_pdf(labels: list[dict], size: tuple[float, float], sheet: bool = Fals
         pdf.doForm(forms[key])
         pdf.restoreState()
     pdf.showPage()
-    pdf.save()
+    with _saving_lock:
+        pdf.save()
     return out.getvalue()
 
 

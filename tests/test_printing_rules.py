@@ -4,9 +4,12 @@ data of delivery notes and count sheets on a session (no HTTP).
 tests/test_printing.py tests the same through the office pages.
 """
 import re
+import threading
+import time
 from concurrent.futures import ThreadPoolExecutor
 
 import pytest
+from reportlab.pdfbase.ttfonts import TTFontFile
 
 from helpers import add_order, item, order, order_item, product
 from printing import barcodes, label_pdf, labels, layout, paper, zpl
@@ -200,6 +203,31 @@ def test_labels_drawn_at_once_in_several_threads_each_carry_their_own_text():
         reader = pdf_pages(body)
         assert len(reader.pages) == 3
         assert all(name in page.extract_text() for page in reader.pages)
+
+
+def test_labels_saved_in_several_threads_cut_their_fonts_one_at_a_time(monkeypatch):
+    # The race above shows about once in 40 runs: here each cut of a font's subset is made slow
+    # enough that two threads would meet in it every time, were they let in together.
+    inside, most = [0], [0]
+    counting = threading.Lock()
+    make_subset = TTFontFile.makeSubset
+
+    def slow_make_subset(self, subset):
+        with counting:
+            inside[0] += 1
+            most[0] = max(most[0], inside[0])
+        time.sleep(0.01)
+        try:
+            return make_subset(self, subset)
+        finally:
+            with counting:
+                inside[0] -= 1
+
+    monkeypatch.setattr(TTFontFile, "makeSubset", slow_make_subset)
+    with ThreadPoolExecutor(4) as pool:
+        bodies = list(pool.map(lambda n: label_pdf.labels_pdf([a_label(name=f"Žltý {n}")], (62, 29)), range(8)))
+    assert most == [1]
+    assert [pdf_pages(body).pages[0].extract_text().count(f"Žltý {n}") for n, body in enumerate(bodies)] == [1] * 8
 
 
 # --- ZPL ---------------------------------------------------------------------------------------
