@@ -229,6 +229,7 @@ def _serve(argv) -> None:
              make_url(app.config["SQLALCHEMY_DATABASE_URI"]).render_as_string(), backup_dir(app.config),
              depot.describe(made), f"; {presence.describe(running)}" if running else "")
 
+    serving.settle_start_up()  # before the threads start: only start-up's own objects
     work = BackgroundWork(app).start()
     with app.app_context():
         here = presence.Presence(db.engine, address).start()
@@ -243,7 +244,6 @@ def _serve(argv) -> None:
 
     # Room for every connection allowed, the database's files and the log.
     serving.allow_open_files(defaults["connection_limit"] + 100)
-    serving.settle_start_up()
     serving.serve_until_stopped(app, sock, args.threads, stop, on_stop=on_stop, **serving.connection_adjustments(
         defaults["idle_timeout"], defaults["connection_limit"]))
     serving.skip_final_collections()  # the database is closed (on_stop)

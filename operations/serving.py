@@ -212,13 +212,14 @@ def _close_idle(server) -> bool:
 
 
 def settle_start_up() -> None:
-    """Just before serving: the objects start-up made (Flask, SQLAlchemy's and marshmallow's
-    tables, the app's schemas: about 100,000) are set aside from the garbage collector's walks.
+    """Just before serving: the objects start-up made (Flask's, SQLAlchemy's and marshmallow's
+    tables, the app's schemas: about 125,000) are set aside from the garbage collector's walks.
 
-    They live as long as the process, yet every full collection walked them all again: about
-    90 ms on 2 cores, once every 30 or so 1000-item bookings, paid by whichever request set it
-    off. Set aside, a full collection walks only what requests made (about 15 ms). What start-up
-    left as garbage is freed first, so nothing collectable is set aside."""
+    They live as long as the process, yet every full collection walked them all again: 80-90 ms
+    on 2 cores, once every 30 or so 1000-item bookings, paid by whichever request set it off
+    (docs/performance-growth.md, fourth pass). Set aside, a full collection walks only what the
+    requests made. What start-up left as garbage is freed first, so nothing collectable is set
+    aside; called before the background threads start, so that nothing of theirs is."""
     gc.collect()
     gc.freeze()
 

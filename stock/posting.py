@@ -148,9 +148,9 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
     ))
     products, items = _check_items(session, batch["batch_items"], is_count)
     order = order_for_batch(session, caller, settings, policy)
-    closing = None
+    order_closed = None
     if order is not None and fill_order(order, settings, items, is_count):
-        closing = closed_event(order, caller.name, batch_number=settings["batch_number"])
+        order_closed = closed_event(order, caller.name, batch_number=settings["batch_number"])
     if batch.get("batch_extras"):
         session.execute(insert(BatchExtra), [
             {"batch_number": settings["batch_number"], "position": i, **extra}
@@ -163,15 +163,15 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
         document_ids = [d for d in (stocktaking.in_document_id, stocktaking.out_document_id) if d]
     else:
         document_ids = [_book_movement(session, settings, order, items, policy, business_date, today)]
-    before_commit(session, lambda session: _note_booking(session, settings, business_date, document_ids, closing))
+    before_commit(session, lambda session: _note_booking(session, settings, business_date, document_ids, order_closed))
 
 
 def _note_booking(session, settings: dict, day: date, document_ids: list[int],
-                  closing: tuple[str, dict] | None = None) -> None:
+                  order_closed: tuple[str, dict] | None = None) -> None:
     """The booking's events, in its own transaction: one statement, however many items it has.
 
     Run as a last step before the commit, after its documents got their numbers (stock/balances.py
-    number_documents), which the events carry. `closing` is the order.closed event when the batch
+    number_documents), which the events carry. `order_closed` is the order.closed event when the batch
     delivered the last of its order: it comes after batch.booked, so that a receiver knows the
     batch before it hears that the order is done.
     """
@@ -189,8 +189,8 @@ def _note_booking(session, settings: dict, day: date, document_ids: list[int],
         events.append(("stocktaking.booked", {
             "id_warehouse": settings["id_warehouse"], "date": day.isoformat(),
             "batch_number": settings["batch_number"], "doc_numbers": doc_numbers}))
-    if closing is not None:
-        events.append(closing)
+    if order_closed is not None:
+        events.append(order_closed)
     outbox.emit_many(session, events)
 
 
