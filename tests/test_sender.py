@@ -231,3 +231,24 @@ def test_the_batch_that_delivers_the_rest_closes_the_order_and_is_told_first(wor
     assert sent[2]["data"] == {"document_number": "PO-1", "id_warehouse": 1, "closed_by": "scan",
                                "reason": "", "batch_number": 2}
     assert api.get("/v1/documents/PO-1").json["item"]["state"] == 0
+
+
+def test_a_count_that_delivers_the_order_is_told_after_its_stocktaking_to_its_warehouses_webhook(working, receiver,
+                                                                                                   keys):
+    app, api, _ = working
+    scanner = Scanner(Api(app.test_client(), keys["scan"]))
+    wanted = ["batch.booked", "stocktaking.booked", "order.closed"]
+    response = api.post("/v1/webhooks/", {"url": receiver.url, "events": wanted, "warehouses": [1]})
+    assert response.status_code == 201, response.json
+    created(api.post("/v1/documents/", order("PO-COUNT", types=("V",))))
+    created(api.post("/v1/documents/", {**order("PO-ELSEWHERE", types=("V",)), "id_warehouse": 2}))
+    scanner.book("V", "I", [item("P1", 10)], document_number="PO-ELSEWHERE", warehouse=2)
+    scanner.book("V", "I", [item("P1", 10)], document_number="PO-COUNT")
+    wait_for(lambda: len(receiver.received) >= 3)
+    time.sleep(0.3)  # time for warehouse 2's events to come too, were any sent here
+    sent = receiver.events()
+    assert [e["event"] for e in sent] == wanted
+    assert {e["data"]["id_warehouse"] for e in sent} == {1}
+    assert sent[2]["data"] == {"document_number": "PO-COUNT", "id_warehouse": 1, "closed_by": "scan",
+                               "reason": "", "batch_number": 2}
+    assert [api.get(f"/v1/documents/{n}").json["item"]["state"] for n in ("PO-COUNT", "PO-ELSEWHERE")] == [0, 0]
