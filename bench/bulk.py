@@ -33,3 +33,20 @@ def keep_built(ctx, row: str, what: str, building: Path, path: Path, started: fl
     ctx.note(f"{row}: built {what} in {time.monotonic() - started:.0f} s "
              f"({path.stat().st_size / 2**20:,.0f} MiB), cached in {path}")
     return path
+
+
+def flush_movements(insert, batch_rows, item_rows, doc_rows, line_rows):
+    """The batches, their items, the goods documents and their lines gathered so far, written and
+    emptied: a big depot is written in parts, so that its rows never all sit in memory."""
+    insert("batches", ["batch_number", "id_warehouse", "direction", "type", "date", "created_date",
+                       "app_version", "name", "truck", "document_number", "content_digest"], batch_rows)
+    insert("batch_items", ["batch_number", "position", "product_code", "unit", "amount_milli", "amount_base_milli",
+                           "barcode", "date_exp", "lot", "name", "palette", "status", "timestamp_client", "wplace",
+                           "doc_item_number"], item_rows)
+    insert("warehouse_documents", ["id", "doc_number", "id_warehouse", "direction", "date", "doc_created_date",
+                                   "id_customer", "batch_number", "ufid"], doc_rows)
+    insert("warehouse_document_items", ["document_id", "item_number", "id_warehouse", "direction", "date",
+                                        "product_code", "name", "lot", "date_exp", "amount_base_milli",
+                                        "doc_created_date", "timestamp_from_client"], line_rows)
+    for rows in (batch_rows, item_rows, doc_rows, line_rows):
+        rows.clear()

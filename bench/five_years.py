@@ -26,7 +26,7 @@ from datetime import date, timedelta
 from pathlib import Path
 
 import server
-from bulk import bulk_writer, keep_built
+from bulk import bulk_writer, flush_movements, keep_built
 from report import Row
 
 BUILD_VERSION = 1
@@ -125,8 +125,8 @@ def _fill(path: Path) -> None:
                     item_rows.append((batch_number, n, code, "pc", amount, amount, "", "", lot, "", 0, 0, stamp,
                                       "", n))
         if len(line_rows) > 200_000:
-            _flush(insert, batch_rows, item_rows, doc_rows, line_rows)
-    _flush(insert, batch_rows, item_rows, doc_rows, line_rows)
+            flush_movements(insert, batch_rows, item_rows, doc_rows, line_rows)
+    flush_movements(insert, batch_rows, item_rows, doc_rows, line_rows)
     counters["doc_number"] = doc_number
     insert("counters", ["name", "value"], sorted(counters.items()))
     insert("balances", ["id_warehouse", "product_code", "lot", "amount_milli"],
@@ -165,21 +165,6 @@ def _fill(path: Path) -> None:
     con.execute("COMMIT")
     con.execute("PRAGMA journal_mode=WAL")
     con.close()
-
-
-def _flush(insert, batch_rows, item_rows, doc_rows, line_rows):
-    insert("batches", ["batch_number", "id_warehouse", "direction", "type", "date", "created_date",
-                       "app_version", "name", "truck", "document_number", "content_digest"], batch_rows)
-    insert("batch_items", ["batch_number", "position", "product_code", "unit", "amount_milli", "amount_base_milli",
-                           "barcode", "date_exp", "lot", "name", "palette", "status", "timestamp_client", "wplace",
-                           "doc_item_number"], item_rows)
-    insert("warehouse_documents", ["id", "doc_number", "id_warehouse", "direction", "date", "doc_created_date",
-                                   "id_customer", "batch_number", "ufid"], doc_rows)
-    insert("warehouse_document_items", ["document_id", "item_number", "id_warehouse", "direction", "date",
-                                        "product_code", "name", "lot", "date_exp", "amount_base_milli",
-                                        "doc_created_date", "timestamp_from_client"], line_rows)
-    for rows in (batch_rows, item_rows, doc_rows, line_rows):
-        rows.clear()
 
 
 NEXT_LINK = re.compile(r'<a href="([^"]+)" rel="next"')

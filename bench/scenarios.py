@@ -424,8 +424,9 @@ H_PRODUCTS, H_WAREHOUSES, H_REPEATS, H_TIME_LIMIT_S = 2_000, 3, 15, 120
 PAGE_GOAL, PAGE_FLOOR = 3.0, 6.0
 
 
-def _page_session(svc):
+def _page_session(svc, code=server.REPO):
     """Sign in to the pages as a browser does (the form, its token); returns the Cookie header.
+    `code` is the checkout the service runs (another release's, to compare with).
 
     The person is made for the bench with `flask users create`, as an office adds one, on the
     service's database: a copied depot has its first person already, whose password is not known.
@@ -437,7 +438,7 @@ def _page_session(svc):
     name, password = f"bench-{secrets.token_hex(4)}", secrets.token_urlsafe(16)
     database_url = svc.argv[svc.argv.index("--database-url") + 1]
     made = subprocess.run([server.PYTHON, "-m", "flask", "--app", "app", "users", "create", name, "--role", "admin"],
-                          input=password + "\n", capture_output=True, text=True, cwd=server.REPO, timeout=120,
+                          input=password + "\n", capture_output=True, text=True, cwd=code, timeout=120,
                           env=server.clean_env(DATABASE_URL=database_url))
     if made.returncode != 0:
         raise RuntimeError(f"flask users create: {made.stdout[-300:]} {made.stderr[-300:]}")

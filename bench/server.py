@@ -113,12 +113,13 @@ class Server:
             return "(no log)"
 
 
-def service(workdir, key, threads=4, database_url=None):
-    """The service as the contract starts it, on a fresh SQLite file in workdir (or database_url)."""
+def service(workdir, key, threads=4, database_url=None, code=REPO):
+    """The service as the contract starts it, on a fresh SQLite file in workdir (or database_url);
+    `code` is a checkout of it (another release's, to compare with)."""
     workdir = Path(workdir)
     workdir.mkdir(parents=True, exist_ok=True)
     port = free_port()
-    argv = [PYTHON, "app.py", "--host", "127.0.0.1", "--port", str(port),
+    argv = [PYTHON, str(Path(code) / "app.py"), "--host", "127.0.0.1", "--port", str(port),
             "--threads", str(threads), "--database-url",
             database_url or f"sqlite:///{workdir}/warehouse.db"]
     # No start-up backup: it would run beside the first scenario's load (bench/backup_cost.py

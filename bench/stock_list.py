@@ -20,7 +20,6 @@ server's peak memory under 300 MiB. Both answers must be byte for byte the refer
 import hashlib
 import io
 import random
-import secrets
 import shutil
 import sqlite3
 import subprocess
@@ -31,8 +30,9 @@ from datetime import date
 from pathlib import Path
 
 import server
-from bulk import bulk_writer, keep_built
+from bulk import bulk_writer, flush_movements, keep_built
 from report import Row
+from scenarios import _page_session
 
 # The code before the whole lists were streamed (issue 33, point 3): what "today" means.
 REFERENCE = "bdd0157"
@@ -75,7 +75,7 @@ def depot_file(ctx, code: Path) -> Path:
     started = time.monotonic()
     building = CACHE / f"building-lots-{_fingerprint(code)}.db"
     # The reference release makes the schema (its migrations), then stops; the rows go in directly.
-    with _service(code, ctx.tmp / "t-build", ctx.key, f"sqlite:///{building}"):
+    with server.service(ctx.tmp / "t-build", ctx.key, database_url=f"sqlite:///{building}", code=code):
         pass
     _fill(building)
     return keep_built(ctx, "t", "the depot kept by lot", building, path, started)
@@ -133,8 +133,8 @@ def _fill(path: Path) -> None:
             deliver(warehouse, month, [(code, lot, rng.randint(1, 90) * 1000) for index, code in enumerate(lots)
                                        if (index + month.month + warehouse) % WAREHOUSES < LOT_WAREHOUSES])
         if len(line_rows) > 100_000:
-            _flush(insert, batch_rows, item_rows, doc_rows, line_rows)
-    _flush(insert, batch_rows, item_rows, doc_rows, line_rows)
+            flush_movements(insert, batch_rows, item_rows, doc_rows, line_rows)
+    flush_movements(insert, batch_rows, item_rows, doc_rows, line_rows)
     counters["doc_number"] = doc_number
     insert("counters", ["name", "value"], sorted(counters.items()))
     insert("balances", ["id_warehouse", "product_code", "lot", "amount_milli"],
@@ -142,62 +142,6 @@ def _fill(path: Path) -> None:
     con.execute("COMMIT")
     con.execute("PRAGMA journal_mode=WAL")
     con.close()
-
-
-def _flush(insert, batch_rows, item_rows, doc_rows, line_rows):
-    insert("batches", ["batch_number", "id_warehouse", "direction", "type", "date", "created_date",
-                       "app_version", "name", "truck", "document_number", "content_digest"], batch_rows)
-    insert("batch_items", ["batch_number", "position", "product_code", "unit", "amount_milli", "amount_base_milli",
-                           "barcode", "date_exp", "lot", "name", "palette", "status", "timestamp_client", "wplace",
-                           "doc_item_number"], item_rows)
-    insert("warehouse_documents", ["id", "doc_number", "id_warehouse", "direction", "date", "doc_created_date",
-                                   "id_customer", "batch_number", "ufid"], doc_rows)
-    insert("warehouse_document_items", ["document_id", "item_number", "id_warehouse", "direction", "date",
-                                        "product_code", "name", "lot", "date_exp", "amount_base_milli",
-                                        "doc_created_date", "timestamp_from_client"], line_rows)
-    for rows in (batch_rows, item_rows, doc_rows, line_rows):
-        rows.clear()
-
-
-def _service(code: Path, workdir: Path, key: str, database_url: str):
-    """The service of the code in `code` (this checkout or the reference's), as the contract starts it."""
-    workdir.mkdir(parents=True, exist_ok=True)
-    port = server.free_port()
-    argv = [server.PYTHON, str(code / "app.py"), "--host", "127.0.0.1", "--port", str(port),
-            "--threads", "4", "--database-url", database_url]
-    return server.Server("service", argv, server.clean_env(WAREHOUSE_API_KEY=key, WAREHOUSE_BACKUP_HOURS="0"),
-                         workdir / "service.log", port)
-
-
-def _sign_in(code: Path, svc) -> str:
-    """A person made with `flask users create` of the code served, signed in as a browser does."""
-    import http.client
-    import re
-    from urllib.parse import urlencode
-
-    name, password = f"bench-{secrets.token_hex(4)}", secrets.token_urlsafe(16)
-    database_url = svc.argv[svc.argv.index("--database-url") + 1]
-    made = subprocess.run([server.PYTHON, "-m", "flask", "--app", "app", "users", "create", name, "--role", "admin"],
-                          input=password + "\n", capture_output=True, text=True, cwd=code, timeout=120,
-                          env=server.clean_env(DATABASE_URL=database_url))
-    if made.returncode != 0:
-        raise RuntimeError(f"flask users create: {made.stdout[-300:]} {made.stderr[-300:]}")
-    conn = http.client.HTTPConnection("127.0.0.1", svc.port, timeout=60)
-    try:
-        conn.request("GET", "/login")
-        resp = conn.getresponse()
-        html = resp.read().decode()
-        cookie = resp.getheader("Set-Cookie").split(";")[0]
-        token = re.search(r'name="token" value="([^"]+)"', html).group(1)
-        conn.request("POST", "/login", body=urlencode({"username": name, "password": password, "token": token}),
-                     headers={"Content-Type": "application/x-www-form-urlencoded", "Cookie": cookie})
-        resp = conn.getresponse()
-        resp.read()
-        if resp.status != 302:
-            raise RuntimeError(f"signing in to the pages: HTTP {resp.status}")
-        return resp.getheader("Set-Cookie").split(";")[0]
-    finally:
-        conn.close()
 
 
 def _download(client, method, path, body=None):
@@ -223,9 +167,9 @@ def _measure(ctx, name: str, code: Path, depot: Path) -> dict:
     copy = ctx.tmp / f"t-{name}" / "warehouse.db"
     copy.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(depot, copy)
-    with _service(code, copy.parent, ctx.key, f"sqlite:///{copy}") as svc, \
+    with server.service(copy.parent, ctx.key, database_url=f"sqlite:///{copy}", code=code) as svc, \
             server.Client(svc.port, ctx.key, timeout=300) as api, server.Client(svc.port, timeout=300) as pages:
-        pages.headers = {"Cookie": _sign_in(code, svc)}
+        pages.headers = {"Cookie": _page_session(svc, code)}
         svc.forget_peak_memory()
         start_mb = svc.vm_hwm_mb()
         found = {}
