@@ -24,13 +24,13 @@ import shutil
 import sqlite3
 import subprocess
 import tarfile
-import tempfile
 import time
 from datetime import date
 from pathlib import Path
 
 import server
 from bulk import bulk_writer, flush_movements, keep_built
+from five_years import CACHE
 from report import Row
 from scenarios import _page_session
 
@@ -41,7 +41,6 @@ PRODUCTS, BY_LOT, WAREHOUSES, MONTHS, LOT_WAREHOUSES = 5_000, 1_000, 5, 60, 3
 TIMED = 2
 MEMORY_AIM_MB = 300.0
 CSV_AIM = 2.0  # the CSV's rows per second against the reference's
-CACHE = Path(tempfile.gettempdir()) / "warehouse-bench-cache"
 JSON_PATH, CSV_PATH = "/v1/inventory/filter", "/?level=1&format=csv"
 
 
