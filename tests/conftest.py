@@ -609,6 +609,13 @@ def sideways(page) -> int:
     return page.evaluate("document.documentElement.scrollWidth - document.documentElement.clientWidth")
 
 
+def laid_out(locator) -> dict:
+    """Where an element is drawn (its bounding box), read once its page has loaded, for the reason
+    sideways() gives: read earlier, it may be where the page without its stylesheets puts it."""
+    locator.page.wait_for_load_state("load")
+    return locator.bounding_box()
+
+
 CHROMIUM = "/usr/bin/chromium"
 BROWSER_TIMEOUT_MS = 15_000
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",

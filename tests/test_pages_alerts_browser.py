@@ -7,7 +7,7 @@ service from tests/test_pages_browser.py.
 import pytest
 from playwright.sync_api import expect
 
-from conftest import sideways
+from conftest import sideways, laid_out
 from test_pages_browser import demo_depot, demo_sqlite_depot, keep_screenshot, page, sign_in  # noqa: F401
 
 pytestmark = pytest.mark.live
@@ -55,7 +55,7 @@ def test_the_alerts_page_and_its_count_in_the_navigation(page, warned, width, tm
     if width == 390:
         # One card per row: the header row is hidden, each cell says what it is.
         expect(page.locator("#low-stock-table thead")).to_be_hidden()
-        box = first.bounding_box()
+        box = laid_out(first)
         assert box["width"] <= 390
         assert first.locator("td").first.evaluate("td => getComputedStyle(td, '::before').content") == '"Warehouse"'
     # One kind alone, by the form: the other lists go.
@@ -71,7 +71,7 @@ def test_the_alerts_page_and_its_count_in_the_navigation(page, warned, width, tm
         expect(page.locator("#nav-alerts .alert-count")).to_have_text(str(total))
         # The navigation with its count fits the width (the other pages' tables are theirs to fit).
         assert page.locator("header").evaluate("h => h.scrollWidth - h.clientWidth") <= 0
-        assert page.locator("#nav-alerts").bounding_box()["x"] + page.locator("#nav-alerts").bounding_box()["width"] <= width
+        assert laid_out(page.locator("#nav-alerts"))["x"] + laid_out(page.locator("#nav-alerts"))["width"] <= width
     assert page.elsewhere == []
 
 
@@ -91,7 +91,7 @@ def test_the_pick_list_prints_without_the_navigation(page, demo_depot, width):  
     expect(page.get_by_role("heading", level=1)).to_have_text("Pick list PICK-1")
     expect(page.locator("section.pick-line")).to_have_count(1)
     expect(page.get_by_role("button", name="Print")).to_be_visible()
-    assert page.get_by_role("button", name="Print").bounding_box()["height"] >= 40
+    assert laid_out(page.get_by_role("button", name="Print"))["height"] >= 40
     assert sideways(page) <= 0
     page.emulate_media(media="print")
     expect(page.locator("header")).to_be_hidden()

@@ -17,7 +17,7 @@ from playwright.sync_api import expect
 from sqlalchemy.engine import make_url
 
 from app import create_app
-from conftest import PASSWORD, close_app, sideways
+from conftest import PASSWORD, close_app, sideways, laid_out
 from helpers import qr_holds
 from identity import api_keys, people
 from operations.demo import OFFICE_PERSON
@@ -154,7 +154,7 @@ def test_office_signs_in_visits_every_page_filters_downloads_and_sees_the_chart(
     bars = page.locator("svg#chart rect.bar")
     expect(bars).to_have_count(24)
     counts = [int(bar.get_attribute("data-count")) for bar in bars.all()]
-    heights = [bar.bounding_box()["height"] for bar in bars.all()]
+    heights = [laid_out(bar)["height"] for bar in bars.all()]
     tallest = max(range(len(counts)), key=counts.__getitem__)
     assert counts[tallest] > 0 and heights[tallest] == max(heights) > 50
     shot = tmp_path / "movements.png"
@@ -210,7 +210,7 @@ def test_the_documents_download_takes_the_range_typed_in_the_form_even_before_sh
     assert download.value.suggested_filename == "documents.xlsx"
     # Both buttons are within the page's width, and on a phone big enough to touch.
     for name in ("Download CSV", "Download XLSX"):
-        box = page.get_by_role("button", name=name).bounding_box()
+        box = laid_out(page.get_by_role("button", name=name))
         assert box["x"] >= 0 and box["x"] + box["width"] <= width
         assert width > 700 or box["height"] >= 40
     assert page.elsewhere == []
@@ -231,7 +231,7 @@ def test_a_long_list_pages_by_its_next_link_with_the_total_shown(page, demo_depo
     second = page.locator("section.document").evaluate_all("sections => sections.map(s => s.dataset.ufid)")
     assert first and second and not set(first) & set(second)
     # The pager fits the screen, a phone's too: nothing scrolls sideways.
-    box = pager.bounding_box()
+    box = laid_out(pager)
     assert box["x"] >= 0 and box["x"] + box["width"] <= width
     pager.get_by_role("link", name=re.compile("First page")).click()
     expect(pager).to_contain_text("Page 1 of")
@@ -480,7 +480,7 @@ def test_an_admin_pairs_a_scanner_whose_qr_code_holds_the_address_and_key(browse
         assert tab.locator("#pair-url").inner_text() == base + "/"
         qr = tab.locator("svg.qr").first
         expect(qr).to_be_visible()
-        box = qr.bounding_box()
+        box = laid_out(qr)
         assert box["width"] >= 200 and box["x"] >= 0 and box["x"] + box["width"] <= width  # whole on screen
         assert qr_holds(qr.evaluate("svg => svg.outerHTML"), f"{base}/scan#pair={key}")
         # The JSON code of other scanner apps, one click away.

@@ -15,7 +15,7 @@ from playwright.sync_api import expect
 
 from sqlalchemy import text
 
-from conftest import PASSWORD, sideways
+from conftest import PASSWORD, sideways, laid_out
 from safekeeping.backups import check_sqlite_copy
 from storage.db import db
 from test_pages_browser import demo_depot, demo_sqlite_depot, keep_screenshot, page, sign_in  # noqa: F401
@@ -48,7 +48,7 @@ def fits(page, width) -> None:
     assert sideways(page) <= 0
     if width < 700:
         for button in page.locator("main button:visible").all():
-            assert button.bounding_box()["height"] >= 40, button.inner_text()
+            assert laid_out(button)["height"] >= 40, button.inner_text()
 
 
 def shot(page, tmp_path, name: str, full_page: bool = False) -> None:
@@ -72,7 +72,7 @@ def test_warehouses_are_added_renamed_and_deactivated_on_their_page(page, boss, 
     problem = page.locator("#id_warehouse-problem")
     expect(problem).to_contain_text("A whole number from 1 up")
     expect(page.locator("#add-warehouse").get_by_label("Name")).to_have_value("Dry store")
-    assert problem.bounding_box()["y"] > page.locator("#add-warehouse").get_by_label("Number").bounding_box()["y"]
+    assert laid_out(problem)["y"] > laid_out(page.locator("#add-warehouse").get_by_label("Number"))["y"]
     fits(page, width)
     page.locator("#add-warehouse").get_by_label("Number").fill("3")
     page.locator("#add-warehouse").get_by_label("Address").fill("Dock 3, Riverside")

@@ -9,7 +9,7 @@ keeps the screenshots docs/import-export.md shows.
 import pytest
 from playwright.sync_api import expect
 
-from conftest import sideways
+from conftest import sideways, laid_out
 
 import sheets
 from stock import catalog
@@ -53,7 +53,7 @@ def test_the_errors_of_a_300_row_workbook_stand_first_each_a_link_to_its_row(
     expect(summary).to_have_count(3)
     viewport = page.viewport_size["height"]
     # The summary is on the first screen, not 5,000 px down.
-    assert summary.last.bounding_box()["y"] + summary.last.bounding_box()["height"] <= viewport
+    assert laid_out(summary.last)["y"] + laid_out(summary.last)["height"] <= viewport
     for item, (row, record, column, value, message) in zip(summary.all(), mistakes):
         expect(item).to_contain_text(f"Row {row} {record} {column}: {message}")
         expect(item).to_contain_text(f"the cell holds {value}" if value else "the cell holds nothing")
@@ -62,7 +62,7 @@ def test_the_errors_of_a_300_row_workbook_stand_first_each_a_link_to_its_row(
     shot(page, tmp_path, "import-errors", width)
 
     # Each row is one short line, the file's 300 rows in a few screens.
-    table = page.locator("#import-rows").bounding_box()
+    table = laid_out(page.locator("#import-rows"))
     assert table["height"] / 300 <= (26 if width > 700 else 40)
     row = mistakes[1][0]
     page.get_by_role("link", name=f"Row {row}").click()
@@ -71,7 +71,7 @@ def test_the_errors_of_a_300_row_workbook_stand_first_each_a_link_to_its_row(
     expect(line).to_contain_text(f"{mistakes[1][2]}: {mistakes[1][4]}")
     assert page.evaluate("() => location.hash") == f"#row-{row}"
     if width == 390:  # a phone's finger reaches each link
-        assert summary.first.get_by_role("link").bounding_box()["height"] >= 40
+        assert laid_out(summary.first.get_by_role("link"))["height"] >= 40
     assert catalog.list_products(session, "P0001") == []
     assert page.elsewhere == []
 
@@ -86,7 +86,7 @@ def test_the_office_columns_are_mapped_then_the_file_applied(page, session, tmp_
     for header, column in sheets.FOREIGN_MAPPING.items():
         select = page.get_by_label(f"{header} holds")
         expect(select).to_be_visible()
-        box = select.bounding_box()
+        box = laid_out(select)
         assert box["x"] + box["width"] <= width and box["height"] >= 40
         select.select_option(value=column)
     assert sideways(page) <= 0

@@ -13,6 +13,7 @@ import pytest
 from openpyxl import load_workbook
 from playwright.sync_api import expect
 
+from conftest import laid_out
 from models import AuditEntry
 from stock import audit
 from storage.db import writing
@@ -107,7 +108,7 @@ def test_an_admin_sets_a_reorder_level_the_refusal_beside_its_field_then_the_aud
     expect(refusal).to_have_text("No product 'MILK-1'.")
     expect(page.locator("#target_amount-problem")).to_have_text("Must be at least min_amount.")
     # Beside its field: just below the box it speaks of, within the screen.
-    field, said = page.locator("#set-level").get_by_label("Product code").bounding_box(), refusal.bounding_box()
+    field, said = laid_out(page.locator("#set-level").get_by_label("Product code")), laid_out(refusal)
     assert 0 <= said["y"] - (field["y"] + field["height"]) < 30 and said["x"] + said["width"] <= NAME[width]["width"]
     expect(page.locator("#set-level").get_by_label("Reorder below")).to_have_value("500")  # what was typed stays
     if width == "phone":

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import PASSWORD, sideways
+from conftest import PASSWORD, sideways, laid_out
 from identity import people
 from stock.audit import cli_actor
 from test_pages_browser import (DESKTOP, PHONE, TIMEOUT_MS, demo_depot, demo_sqlite_depot, fits,  # noqa: F401
@@ -20,7 +20,7 @@ MENU_AT_MOST = 120  # px of a 390x844 phone the closed navigation may take (it t
 
 
 def header_height(page) -> float:
-    return page.locator("header").bounding_box()["height"]
+    return laid_out(page.locator("header"))["height"]
 
 
 @pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
@@ -46,7 +46,7 @@ def test_the_navigation_folds_behind_a_menu_button_on_a_phone_and_opens_by_keybo
     expect(button).to_be_visible()
     closed = header_height(page)
     assert closed <= MENU_AT_MOST, closed
-    assert button.bounding_box()["height"] >= 40
+    assert laid_out(button)["height"] >= 40
     expect(page.locator("#menu-alerts")).to_be_visible()  # the alerts' count stays in sight
     shot = tmp_path / "office-menu-phone.png"
     page.screenshot(path=shot)
@@ -58,7 +58,7 @@ def test_the_navigation_folds_behind_a_menu_button_on_a_phone_and_opens_by_keybo
     page.keyboard.press("Enter")
     expect(stock_link).to_be_visible()
     assert header_height(page) == closed  # it opens over the page, the header stays as it was
-    body = page.locator(".menu-body").bounding_box()
+    body = laid_out(page.locator(".menu-body"))
     assert body["x"] >= 0 and body["x"] + body["width"] <= PHONE["width"]
     links = page.locator(".menu-body a")
     assert links.count() >= 14
@@ -80,7 +80,7 @@ def test_the_navigation_folds_behind_a_menu_button_on_a_phone_and_opens_by_keybo
 
 def right_edge_in_view(page, locator, width) -> None:
     """The element is whole within the screen's width, without scrolling anything sideways."""
-    box = locator.bounding_box()
+    box = laid_out(locator)
     assert box is not None and box["x"] >= 0 and box["x"] + box["width"] <= width, box
 
 
@@ -116,7 +116,7 @@ def test_peoples_and_the_audit_trails_rows_keep_their_actions_in_view(page, demo
     for action in (ben.get_by_role("button", name="Set password"), ben.get_by_text("Disable…"),
                    ben.get_by_label("New password for ben")):
         right_edge_in_view(page, action, width)
-    assert ben.bounding_box()["height"] < 400
+    assert laid_out(ben)["height"] < 400
     if size is PHONE:
         # One card per person: the header row is hidden, each cell names itself.
         expect(page.locator("#people thead")).to_be_hidden()
@@ -134,7 +134,7 @@ def test_peoples_and_the_audit_trails_rows_keep_their_actions_in_view(page, demo
     expect(entry).to_contain_text("user.password")
     for label in ("When", "Who", "What", "Record"):
         right_edge_in_view(page, entry.locator(f'td[data-label="{label}"]'), width)
-    assert entry.bounding_box()["height"] < 260
+    assert laid_out(entry)["height"] < 260
     assert fits(page)
     if size is PHONE:
         shot = tmp_path / "admin-audit-phone.png"

@@ -10,7 +10,7 @@ import re
 import pytest
 from playwright.sync_api import expect
 
-from conftest import sideways
+from conftest import sideways, laid_out
 from helpers import batch, item
 from scanner_page import (BUTTER, CHEESE, DESKTOP, MILK, MILK_CRATE, PHONE, TRIGGER_AGAIN_MS, booked, choose,
                           close_context, keep_screenshot, open_context, other_acquires, paired, pick_order, stock_up, wedge)
@@ -308,7 +308,7 @@ def test_targets_are_a_thumb_wide_and_nothing_scrolls_sideways_on_a_phone(phone,
     for code in (MILK_CRATE, BUTTER):
         wedge(tab, code)
     assert tab.locator("#scan").is_visible() and tab.locator("#last").is_visible()
-    box = tab.locator("#last").bounding_box()
+    box = laid_out(tab.locator("#last"))
     assert 0 <= box["y"] and box["y"] + box["height"] <= PHONE["height"]
 
 
