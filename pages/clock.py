@@ -34,7 +34,7 @@ def depot_zone() -> ZoneInfo | None:
 
 def in_depot_zone(moment: datetime) -> datetime:
     # A naive moment is the machine's local time: the keys' created and revoked times were
-    # always written so (identity/caller.py utc_text says the same).
+    # always written so (stock/caller.py utc_text says the same).
     return moment.astimezone(depot_zone())
 
 

@@ -7,7 +7,7 @@ delivery note and at the head of every sheet, and its warehouse by name (DESIGN 
 """
 from sqlalchemy import select, tuple_
 
-from identity.caller import Caller
+from stock.caller import Caller
 from models import Batch, BestBefore, Customer, Warehouse
 from stock import depot, picking, reports, records
 from stock.errors import NotFound

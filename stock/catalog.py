@@ -4,7 +4,7 @@ from contextlib import closing
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from identity.caller import SHARED
+from stock.caller import SHARED
 from models import Balance, Customer, Packaging, Product
 from stock import audit
 from stock.audit import Actor

@@ -9,7 +9,7 @@ from datetime import date, timedelta
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from identity.caller import Caller
+from stock.caller import Caller
 from models import ApiKey, AuditEntry, Batch, Customer, OrderDocument, OrderItem, Product, WarehouseDocument
 from stock import audit, outbox
 from stock.audit import Actor

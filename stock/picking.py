@@ -9,7 +9,7 @@ from datetime import date
 
 from sqlalchemy import and_, select
 
-from identity.caller import Caller
+from stock.caller import Caller
 from models import ApiKey, Balance, BestBefore, Customer, OrderDocument, Product
 from stock.orders import CLOSED, OPEN_STATES, expiration_limit_date, get_order
 from stock.policy import Policy

@@ -14,7 +14,7 @@ from operator import itemgetter
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from identity.caller import Caller
+from stock.caller import Caller
 from models import Batch, BatchExtra, BatchItem, Packaging, Product, Stocktaking, WarehouseDocument
 from stock import outbox
 from stock.batch_numbers import refuse_number_of_another

@@ -8,7 +8,7 @@ from datetime import date
 
 from sqlalchemy import delete, select
 
-from identity.caller import Caller
+from stock.caller import Caller
 from models import Product, Stocktaking, StocktakingItem, WarehouseDocument, WarehouseDocumentItem
 from stock.balances import add_document_items, balances_of, change_balances, new_document
 from stock.errors import NotFound

@@ -7,7 +7,7 @@ import models, storage, stock.errors and stock.audit (identity/api_keys.py and p
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 
-from identity.caller import EVERY, Caller, require_may_manage
+from stock.caller import EVERY, Caller, require_may_manage
 from models import Warehouse
 from stock import audit
 from stock.errors import Conflict, Invalid, NotFound
@@ -17,7 +17,7 @@ FIELDS = ("id_warehouse", "name", "address", "active")
 
 
 def list_warehouses(session, caller=None) -> list[dict]:
-    """Every warehouse by id; a key (identity.caller.Caller) limited to warehouses sees those."""
+    """Every warehouse by id; a key (stock.caller.Caller) limited to warehouses sees those."""
     query = select(Warehouse).order_by(Warehouse.id_warehouse)
     if caller is not None and caller.warehouses is not None:
         query = query.where(Warehouse.id_warehouse.in_(sorted(caller.warehouses)))

@@ -47,7 +47,7 @@ from sqlalchemy import create_engine, text
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from identity import api_keys, people  # noqa: E402
-from identity.caller import Caller  # noqa: E402
+from stock.caller import Caller  # noqa: E402
 import models  # noqa: E402,F401  (db.metadata: the tables, in the order they refer to each other)
 from app import create_app  # noqa: E402
 from helpers import add_products, batch, created, known_product_bodies  # noqa: E402
@@ -454,7 +454,7 @@ class Scanner:
 
 @pytest.fixture
 def callers(session):
-    """Callers (identity.caller.Caller) of the rule layer: alice and bob may scan in every
+    """Callers (stock.caller.Caller) of the rule layer: alice and bob may scan in every
     warehouse, carol only in warehouse 1; each is a key stored in the database."""
     made = {}
     for name, role, warehouses in (("alice", "scan", None), ("bob", "scan", None),

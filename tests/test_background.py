@@ -4,7 +4,7 @@ import time
 import pytest
 from sqlalchemy import select
 
-from identity.caller import Caller  # noqa: F401  (the tests' path to the project)
+from stock.caller import Caller  # noqa: F401  (the tests' path to the project)
 from models import Lease, OutboxEvent
 from receiver import Receiver, wait_for
 from server import batch_body, create_products, database_engine, free_port

@@ -1,11 +1,11 @@
-"""identity/caller.py: the Caller, and `may_manage`, the one rule of who may manage what (DESIGN 26).
+"""stock/caller.py: the Caller, and `may_manage`, the one rule of who may manage what (DESIGN 26).
 
 stock/audit.py asks the same rule in SQL of the trail's rows (`within`); the last test holds the
 two alike on the database, for every caller and reach drawn here.
 """
 import pytest
 
-from identity.caller import EVERY, SHARED, Caller, may_manage, reach_of, require_may_manage
+from stock.caller import EVERY, SHARED, Caller, may_manage, reach_of, require_may_manage
 from stock import audit
 from stock.audit import Actor
 from stock.errors import Forbidden

@@ -9,7 +9,7 @@ from sqlalchemy import event
 
 from conftest import Scanner
 from helpers import product
-from identity.caller import Caller
+from stock.caller import Caller
 from models import Balance
 from schemas import inventory_row_out, inventory_rows_schema, movement_row_out, movement_rows_schema
 from stock import catalog, reports

@@ -9,7 +9,7 @@ from conftest import Api
 from helpers import error_fields
 from identity import api_keys
 from identity.api_keys import UseNotes
-from identity.caller import Caller, ExpiredKey
+from stock.caller import Caller, ExpiredKey
 from stock import audit
 from storage.db import db
 

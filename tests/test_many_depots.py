@@ -25,7 +25,7 @@ from sqlalchemy.orm import Session
 
 from conftest import BACKEND
 from helpers import batch, item, product
-from identity.caller import Caller
+from stock.caller import Caller
 from models import Batch
 from schemas import batch_create_schema, product_schema
 from server import REPO, LiveServer, batch_body, create_products, database_engine, query, server_url

@@ -6,7 +6,7 @@ import pytest
 from sqlalchemy import delete, event
 
 from helpers import product
-from identity.caller import Caller
+from stock.caller import Caller
 from models import Balance
 from schemas import batch_create_schema, product_schema
 from stock import catalog, reports

@@ -6,7 +6,8 @@ change or see among an admin's things (keys, people, webhooks, warehouses, rows 
 trail) something that reaches given warehouses: the API, the pages and the commands all ask it.
 
 Every rule of stock/ is given a Caller, so this module sits below them: it imports only
-stock.errors.
+stock.errors. It lives with the rules rather than with keys and people (identity/), which stand
+above the rules: the two rooms then lean one way only, identity/ on stock/.
 """
 from dataclasses import dataclass
 from datetime import datetime, timezone
