@@ -656,3 +656,82 @@ def phone(browser, dairy):
     context = open_context(browser, dairy)
     yield context
     close_context(context)
+
+
+# --- the office pages: a small depot through the test client, the demo depot in chromium ------
+# Imported here, below what they import of this module (Scanner, PASSWORD, sideways).
+
+import sqlite3  # noqa: E402
+from contextlib import closing  # noqa: E402
+
+from sqlalchemy.engine import make_url  # noqa: E402
+
+from browsing import TIMEOUT_MS, make_demo  # noqa: E402
+from helpers import product  # noqa: E402
+from office import Depot  # noqa: E402
+
+
+@pytest.fixture
+def depot(api):
+    for body in (product("MILK-1L", name="Milk 1 l"), product("CHEESE", name="Edam cheese", base_unit="kg",
+                                                              lot_level=1),
+                 product("SOAP", name="Liquid soap")):
+        created(api.post("/v1/products/", body))
+    depot = Depot(api)
+    depot.booked("I", [("MILK-1L", 40, "pc", ""), ("CHEESE", "2.5", "kg", "L1"), ("CHEESE", 3, "kg", "L2")],
+               days_ago=20)
+    depot.booked("I", [("MILK-1L", 10, "pc", ""), ("SOAP", 6, "pc", "")], days_ago=2)
+    depot.booked("O", [("MILK-1L", 5, "pc", "")], days_ago=1)
+    depot.booked("I", [("SOAP", 7, "pc", "")], days_ago=1, warehouse=2)
+    return depot
+
+
+@pytest.fixture(scope="session")
+def demo_sqlite_depot(sqlite_template, tmp_path_factory):
+    """On SQLite the demo is made once per worker, in a copy of the template: each test copies it.
+
+    (The password of its office person, which each copy shares.)"""
+    if sqlite_template is None:
+        return None
+    path = tmp_path_factory.mktemp("demo") / "warehouse.db"
+    shutil.copyfile(sqlite_template, path)
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    password = make_demo(app)
+    close_app(app)
+    return path, password
+
+
+@pytest.fixture
+def demo_depot(app, database_config, demo_sqlite_depot, live_server):
+    """The demo depot on the test's database, the service serving it, and its office person's password."""
+    if demo_sqlite_depot is None:
+        return live_server(), make_demo(app)
+    path, password = demo_sqlite_depot
+    # SQLite's own copy, page by page: safe where the test's app has the file open.
+    with closing(sqlite3.connect(path)) as demo, \
+            closing(sqlite3.connect(sqlite_file(make_url(database_config["SQLALCHEMY_DATABASE_URI"])))) as test:
+        demo.backup(test)
+    return live_server(), password
+
+
+@pytest.fixture
+def page(browser, demo_depot):
+    """A fresh browser tab that may reach the service only; `page.elsewhere` lists any other request."""
+    server, _ = demo_depot
+    context = browser.new_context(viewport={"width": 1200, "height": 820}, accept_downloads=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    base = f"http://127.0.0.1:{server.port}"
+    elsewhere = []
+
+    def only_the_service(route):
+        if route.request.url.startswith(base + "/"):
+            route.continue_()
+        else:
+            elsewhere.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_the_service)
+    tab = context.new_page()
+    tab.base, tab.elsewhere = base, elsewhere
+    yield tab
+    context.close()

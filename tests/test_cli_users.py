@@ -12,7 +12,7 @@ from conftest import PASSWORD
 from identity import people
 from server import server_url
 from stock import audit
-from test_signin import sign_in
+from conftest import sign_in
 
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 OTHER = "a different long password"

@@ -6,39 +6,14 @@ identical retries racing each other must book once. Every loop is bounded in
 count and in time; nothing here asserts on timings.
 """
 import random
-import threading
 import time
 from collections import Counter, defaultdict
 
-from server import batch_body, create_products, query
+from server import batch_body, create_products, query, run_threads
 
 THREADS = 8
 BATCHES_PER_THREAD = 25
-TIME_BUDGET = 20.0  # seconds for the whole load; threads stop early when it is spent
 PRODUCTS = ("P1", "P2")
-
-
-def run_threads(count: int, work, budget: float = TIME_BUDGET) -> list:
-    """Run work(index, deadline) in `count` threads started together; re-raise what they raise."""
-    barrier = threading.Barrier(count)
-    deadline = time.monotonic() + budget
-    errors = []
-
-    def target(index):
-        try:
-            barrier.wait(timeout=budget)
-            work(index, deadline)
-        except BaseException as error:  # noqa: BLE001 - handed to the test thread below
-            errors.append(error)
-
-    threads = [threading.Thread(target=target, args=(i,), daemon=True) for i in range(count)]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(timeout=budget + 40)
-    assert not any(thread.is_alive() for thread in threads), "a client thread did not finish"
-    if errors:
-        raise errors[0]
 
 
 def balances(database_config) -> dict[str, int]:

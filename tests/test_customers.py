@@ -3,19 +3,8 @@ import re
 
 import pytest
 
-from models import Customer
+from helpers import add_customers
 from stock import audit
-from storage.db import writing
-
-
-def add_customers(session, *ids):
-    with writing(session):
-        for id_customer in ids:
-            session.add(Customer(
-                id_customer=id_customer, name=f"Customer {id_customer}", registration_number=f"R{id_customer}",
-                tax_id=f"T{id_customer}", vat_number=f"CZ{id_customer}", street="Dlouhá 1", city="Praha",
-                zip="110 00", country="CZ",
-            ))
 
 
 def test_list_is_empty_without_customers(api):

@@ -35,7 +35,7 @@ from stock.errors import Conflict
 from stock.policy import Policy
 from stock.posting import post_batch
 from storage.db import writing
-from test_concurrency import run_threads
+from server import run_threads
 
 WAREHOUSES = (1, 2, 3, 4)
 CLIENTS = 8

@@ -20,7 +20,7 @@ from models import WarehouseDocument, WarehouseDocumentItem
 from server import LiveServer, batch_body, create_products, database_engine, query
 from stock.balances import add_document_items, new_document
 from storage.db import before_commit, writing
-from test_concurrency import run_threads
+from server import run_threads
 
 PRODUCTS = ("P1", "P2", "P3")
 WAREHOUSES = (1, 2, 3, 4)

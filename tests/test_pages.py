@@ -2,57 +2,21 @@
 
 tests/test_pages_browser.py drives the same pages in a real browser.
 """
-import csv
 import html as html_lib
 import io
 import re
-from datetime import date, timedelta
 from decimal import Decimal
 
 import pytest
 
 from app import create_app
-from conftest import PASSWORD, Scanner, close_app, sign_in, token_of  # noqa: F401 (re-exported)
-from helpers import created, order, order_item, product
+from conftest import PASSWORD, close_app, sign_in, token_of  # noqa: F401 (re-exported)
+from office import csv_rows, day, first_link, next_link, stock_rows
+from helpers import created, order, order_item
 from identity import people
 from models import ServiceSetting
 from stock.audit import cli_actor
 from storage.db import db
-
-
-def day(days_ago: int) -> str:
-    return (date.today() - timedelta(days=days_ago)).isoformat()
-
-
-def csv_rows(response) -> list[dict]:
-    assert response.status_code == 200, response.get_data(as_text=True)
-    assert response.mimetype == "text/csv"
-    # UTF-8 with a byte-order mark, so that a spreadsheet reads its accents (DESIGN 19).
-    assert response.data.startswith(b"\xef\xbb\xbf")
-    return list(csv.DictReader(io.StringIO(response.data.decode("utf-8-sig"))))
-
-
-class Depot(Scanner):
-    """Books batches (items: code, amount, unit, lot) for the pages to show."""
-
-    def booked(self, direction, items, days_ago=0, type_="R", **kw):
-        self.book(type_, direction, [{"product_code": code, "amount": str(amount), "unit": unit, "lot": lot}
-                                     for code, amount, unit, lot in items], date=day(days_ago), **kw)
-
-
-@pytest.fixture
-def depot(api):
-    for body in (product("MILK-1L", name="Milk 1 l"), product("CHEESE", name="Edam cheese", base_unit="kg",
-                                                              lot_level=1),
-                 product("SOAP", name="Liquid soap")):
-        created(api.post("/v1/products/", body))
-    depot = Depot(api)
-    depot.booked("I", [("MILK-1L", 40, "pc", ""), ("CHEESE", "2.5", "kg", "L1"), ("CHEESE", 3, "kg", "L2")],
-               days_ago=20)
-    depot.booked("I", [("MILK-1L", 10, "pc", ""), ("SOAP", 6, "pc", "")], days_ago=2)
-    depot.booked("O", [("MILK-1L", 5, "pc", "")], days_ago=1)
-    depot.booked("I", [("SOAP", 7, "pc", "")], days_ago=1, warehouse=2)
-    return depot
 
 
 # --- signing in -----------------------------------------------------------------------------
@@ -210,25 +174,6 @@ def test_pages_load_nothing_from_elsewhere(office):
 
 
 # --- stock ----------------------------------------------------------------------------------
-
-def next_link(response) -> str | None:
-    """Where the page's Next link leads (None: it has none)."""
-    found = re.search(r'<a href="([^"]+)" rel="next"', response.get_data(as_text=True))
-    return html_lib.unescape(found.group(1)) if found else None
-
-
-def first_link(response) -> str:
-    return html_lib.unescape(re.search(r'<a href="([^"]+)" rel="first"', response.get_data(as_text=True)).group(1))
-
-
-def stock_rows(response) -> list[list[str]]:
-    html = response.get_data(as_text=True)
-    if 'id="stock"' not in html:  # no table: the page says what to do instead
-        return []
-    body = html[html.index("<tbody>"):html.index("</tbody>")]
-    return [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)
-            if 'class="empty"' not in row]
-
 
 def test_stock_shows_each_product_at_its_own_level(depot, office):
     # Warehouses by name (DESIGN 17): 1 is "Main", 2 the tests' "Warehouse 2". The amount before

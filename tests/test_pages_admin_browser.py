@@ -13,11 +13,9 @@ from playwright.sync_api import expect
 from conftest import PASSWORD, sideways
 from identity import people
 from stock.audit import cli_actor
-from test_pages_browser import (TIMEOUT_MS, demo_depot, demo_sqlite_depot, keep_screenshot, nav_link, page,  # noqa: F401
-                                sign_in)
+from browsing import TIMEOUT_MS, keep_screenshot, nav_link, sign_in
 
 pytestmark = pytest.mark.live
-
 
 
 @pytest.mark.parametrize("width", [1280, 390])

@@ -8,7 +8,7 @@ import pytest
 from conftest import Scanner
 from helpers import add_products, item, order, order_item
 from conftest import sign_in
-from test_pages import csv_rows
+from office import csv_rows
 
 
 def day(days: int) -> str:

@@ -8,7 +8,7 @@ import pytest
 from playwright.sync_api import expect
 
 from conftest import sideways, laid_out
-from test_pages_browser import demo_depot, demo_sqlite_depot, keep_screenshot, page, sign_in  # noqa: F401
+from browsing import keep_screenshot, sign_in
 
 pytestmark = pytest.mark.live
 

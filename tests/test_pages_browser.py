@@ -6,110 +6,19 @@ pages work offline. WAREHOUSE_SCREENSHOTS=docs keeps the screenshots the README 
 """
 import csv
 import json
-import os
 import re
-import shutil
-import sqlite3
-from contextlib import closing
 
 import pytest
 from playwright.sync_api import expect
-from sqlalchemy.engine import make_url
 
-from app import create_app
-from conftest import PASSWORD, close_app, sideways, laid_out
+from browsing import (DESKTOP, PHONE, TIMEOUT_MS, fits, keep_screenshot, nav_link, office_paths, short_targets,
+                      sign_in, sign_in_as_admin)
+from conftest import PASSWORD, laid_out, sideways
 from helpers import qr_holds
 from identity import api_keys, people
 from operations.demo import OFFICE_PERSON
 from stock import audit, catalog
 from stock.audit import cli_actor
-from storage.db import sqlite_file
-
-TIMEOUT_MS = 15_000
-
-
-def make_demo(app) -> str:
-    """The demo depot in the app's database; the password of its office person (role read)."""
-    result = app.test_cli_runner().invoke(args=["demo"])
-    assert result.exit_code == 0, result.output
-    return result.stdout.splitlines()[-1]
-
-
-@pytest.fixture(scope="session")
-def demo_sqlite_depot(sqlite_template, tmp_path_factory):
-    """On SQLite the demo is made once per worker, in a copy of the template: each test copies it.
-
-    (The password of its office person, which each copy shares.)"""
-    if sqlite_template is None:
-        return None
-    path = tmp_path_factory.mktemp("demo") / "warehouse.db"
-    shutil.copyfile(sqlite_template, path)
-    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
-    password = make_demo(app)
-    close_app(app)
-    return path, password
-
-
-@pytest.fixture
-def demo_depot(app, database_config, demo_sqlite_depot, live_server):
-    """The demo depot on the test's database, the service serving it, and its office person's password."""
-    if demo_sqlite_depot is None:
-        return live_server(), make_demo(app)
-    path, password = demo_sqlite_depot
-    # SQLite's own copy, page by page: safe where the test's app has the file open.
-    with closing(sqlite3.connect(path)) as demo, \
-            closing(sqlite3.connect(sqlite_file(make_url(database_config["SQLALCHEMY_DATABASE_URI"])))) as test:
-        demo.backup(test)
-    return live_server(), password
-
-
-@pytest.fixture
-def page(browser, demo_depot):
-    """A fresh browser tab that may reach the service only; `page.elsewhere` lists any other request."""
-    server, _ = demo_depot
-    context = browser.new_context(viewport={"width": 1200, "height": 820}, accept_downloads=True)
-    context.set_default_timeout(TIMEOUT_MS)
-    base = f"http://127.0.0.1:{server.port}"
-    elsewhere = []
-
-    def only_the_service(route):
-        if route.request.url.startswith(base + "/"):
-            route.continue_()
-        else:
-            elsewhere.append(route.request.url)
-            route.abort()
-
-    context.route("**/*", only_the_service)
-    tab = context.new_page()
-    tab.base, tab.elsewhere = base, elsewhere
-    yield tab
-    context.close()
-
-
-def sign_in(page, password, name=OFFICE_PERSON):
-    page.goto(page.base + "/")
-    expect(page).to_have_url(re.compile(r"/login\?next="))
-    page.get_by_label("Name").fill(name)
-    page.get_by_label("Password").fill(password)
-    page.get_by_role("button", name="Sign in").click()
-    expect(page.get_by_role("heading", level=1)).to_have_text("Stock")
-
-
-def nav_link(page, name: str):
-    """A link of the navigation, the menu opened first where it is folded (on a phone)."""
-    # Whether the menu is folded is the stylesheet's to say: until the page has loaded it, the
-    # button shows as a plain <details> would, on any screen.
-    page.wait_for_load_state("load")
-    if page.locator("details.menu > summary").is_visible() and page.locator("details.menu[open]").count() == 0:
-        page.locator("details.menu > summary").click()
-    return page.locator("header").get_by_role("link", name=name, exact=True)
-
-
-def keep_screenshot(path, name: str) -> None:
-    folder = os.environ.get("WAREHOUSE_SCREENSHOTS")
-    if folder:
-        shutil.copyfile(path, os.path.join(folder, name))
-
 
 def test_office_signs_in_visits_every_page_filters_downloads_and_sees_the_chart(page, demo_depot, tmp_path):
     _, password = demo_depot
@@ -284,42 +193,6 @@ def test_a_login_form_on_another_site_cannot_sign_the_browser_in(browser, demo_d
 
 
 # --- the office's day (DESIGN §18): every page on a phone, products, orders, paper --------------
-
-PHONE = {"width": 390, "height": 844}
-DESKTOP = {"width": 1280, "height": 900}
-TOUCH_TARGETS = ("header a, a.button, button, summary, select, td a, th a, .pager a, a.csv, "
-                 "input:not([type=hidden]):not([type=checkbox])")
-
-
-def sign_in_as_admin(page, session) -> None:
-    """Sign the tab in as a fresh admin person (the demo's office person only reads)."""
-    people.create_person(session, cli_actor(), "office-admin", "admin", PASSWORD)
-    session.remove()
-    sign_in(page, PASSWORD, "office-admin")
-
-
-def office_paths(page) -> list[str]:
-    """Every page of the office, old and new, with records of the demo where a page shows one."""
-    page.goto(page.base + "/orders")
-    order = page.locator("#orders tbody.order a").first.get_attribute("href")
-    return ["/", "/documents", "/orders", order, "/stocktakings", "/movements", "/products",
-            "/products/MILK-1L", "/products/new", "/products/edit/MILK-1L", "/customers", "/customers/new",
-            "/customers/1", "/logout", "/no-such-page"]
-
-
-def fits(page) -> bool:
-    return sideways(page) <= 0
-
-
-def short_targets(page) -> list[str]:
-    """Visible touch targets under 40 px high, described for the failure message (measured, as
-    fits does, once the page's stylesheet is applied)."""
-    page.wait_for_load_state("load")
-    return page.locator(TOUCH_TARGETS).evaluate_all("""elements => elements
-        .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height > 0)
-        .filter(e => e.getBoundingClientRect().height < 40)
-        .map(e => `${e.tagName} ${e.textContent.trim().slice(0, 30)} ${e.getBoundingClientRect().height}`)""")
-
 
 def test_every_page_fits_a_phone_with_touch_targets_of_40_px(page, demo_depot, session):
     sign_in_as_admin(page, session)

@@ -5,7 +5,7 @@ import pytest
 
 from stock import audit, catalog
 from conftest import token_of
-from test_pages import csv_rows
+from office import csv_rows
 
 
 @pytest.fixture

@@ -18,7 +18,7 @@ from sqlalchemy import text
 from conftest import PASSWORD, sideways, laid_out
 from safekeeping.backups import check_sqlite_copy
 from storage.db import db
-from test_pages_browser import demo_depot, demo_sqlite_depot, keep_screenshot, page, sign_in  # noqa: F401
+from browsing import keep_screenshot, sign_in
 
 pytestmark = pytest.mark.live
 

@@ -13,8 +13,7 @@ from conftest import sideways, laid_out
 
 import sheets
 from stock import catalog
-from test_pages_browser import (demo_depot, demo_sqlite_depot, keep_screenshot, page,  # noqa: F401
-                                sign_in_as_admin)
+from browsing import keep_screenshot, sign_in_as_admin
 
 pytestmark = pytest.mark.live
 

@@ -17,8 +17,7 @@ from conftest import laid_out
 from models import AuditEntry
 from stock import audit
 from storage.db import writing
-from test_pages_browser import (DESKTOP, PHONE, TIMEOUT_MS, demo_depot, demo_sqlite_depot, fits,  # noqa: F401
-                                keep_screenshot, nav_link, page, sign_in, sign_in_as_admin)
+from browsing import DESKTOP, PHONE, TIMEOUT_MS, fits, keep_screenshot, nav_link, sign_in, sign_in_as_admin
 
 NAME = {"desktop": DESKTOP, "phone": PHONE}
 

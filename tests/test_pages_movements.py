@@ -11,7 +11,7 @@ from datetime import date
 
 import pytest
 
-from test_pages import csv_rows, day, depot, next_link  # noqa: F401 (depot: the fixture)
+from office import csv_rows, day, next_link
 
 
 def lines(response) -> list[tuple[str, str, str, str]]:

@@ -7,7 +7,7 @@ import pytest
 from helpers import created, order, order_item, product
 from stock import audit, catalog
 from conftest import sign_in, token_of
-from test_pages import Depot, csv_rows
+from office import Depot, csv_rows
 
 
 @pytest.fixture

@@ -13,8 +13,7 @@ from playwright.sync_api import expect
 from conftest import PASSWORD, sideways, laid_out
 from identity import people
 from stock.audit import cli_actor
-from test_pages_browser import (DESKTOP, PHONE, TIMEOUT_MS, demo_depot, demo_sqlite_depot, fits,  # noqa: F401
-                                keep_screenshot, nav_link, page, sign_in, sign_in_as_admin)
+from browsing import DESKTOP, PHONE, TIMEOUT_MS, fits, keep_screenshot, nav_link, sign_in, sign_in_as_admin
 
 MENU_AT_MOST = 120  # px of a 390x844 phone the closed navigation may take (it took 220)
 

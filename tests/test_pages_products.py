@@ -11,7 +11,7 @@ import pytest
 from helpers import created, product
 from stock import audit
 from conftest import token_of
-from test_pages import Depot, csv_rows
+from office import Depot, csv_rows
 
 
 @pytest.fixture

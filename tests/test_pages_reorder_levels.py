@@ -12,7 +12,6 @@ import pytest
 
 from conftest import sign_in, token_of
 from stock import audit
-from test_pages import depot  # noqa: F401 (the fixture)
 
 
 def levels(response) -> list[tuple[str, str, str, str, str]]:

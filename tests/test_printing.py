@@ -18,7 +18,7 @@ from stock import depot as depot_profile
 from stock.audit import Actor
 from stock.errors import SettingError
 from storage.db import db
-from test_customers import add_customers
+from helpers import add_customers
 
 EAN = "4006381333931"           # a valid EAN-13
 BOX_CODE = "BOX-MILK/12"        # not an EAN-13: printed as Code 128

@@ -19,7 +19,7 @@ from models import WarehouseDocument
 from scanning import ink_extent, page_images, page_size_mm, pdf_pages, ruled_boxes
 from stock import depot
 from stock.audit import Actor
-from test_pages_browser import demo_depot, demo_sqlite_depot, keep_screenshot, page, sign_in  # noqa: F401
+from browsing import keep_screenshot, sign_in
 
 NAVIGATION = ("Documents", "Orders", "Stocktakings", "Movements", "Sign out")
 

@@ -17,7 +17,7 @@ from schemas import product_schema
 from scanning import page_size_mm, pdf_pages, scanned
 from stock import catalog
 from stock.errors import Invalid, NotFound
-from test_customers import add_customers
+from helpers import add_customers
 
 EAN = "4006381333931"
 
