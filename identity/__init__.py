@@ -11,7 +11,7 @@ One room for keys, people and their sessions, so that each is found in one obvio
 
 The Caller every rule is given (a key or a person: role, warehouses) and `may_manage` live
 below the rules, in stock/caller.py: the arrows between this room and stock/ run one way, from
-here down. Two floors (tests/test_layout.py FLOORS): client.py imports nothing of the project,
+here down. Two floors (tests/house/test_layout.py FLOORS): client.py imports nothing of the project,
 so that every layer may import it; api_keys, people, sessions and notes are rules on a session,
 between schemas/ and stock/: they may import stock/ (the caller, audit, warehouses, errors),
 models and storage/, never schemas/, routes/, pages/ or flask.

@@ -10,15 +10,17 @@ pytest.ini runs the suite on every core (pytest-xdist; `-n 0` in one process, as
 A run has one database (`database_config`): on SQLite a copy of a template at the
 newest migration, copied anew for each test; on PostgreSQL a schema emptied for each
 test. The `app` on it is built once and renewed for each test (SharedApp), so that no
-test sees what the one before it made, kept or changed (tests/test_isolation.py).
+test sees what the one before it made, kept or changed (tests/storage/test_isolation.py).
 Tests that need other settings make their own with `make_app`.
 
-The tests come in layers, and each file is named after what it tests:
-- rules: tests/test_<module>.py tests stock/<module>.py on a session (the `session`,
+The tests come in layers, in folders that mirror the rooms of the code (tests/api, stock,
+identity, pages, scanner, transfer, printing, operations, background, storage, house), and each
+file is named after what it tests:
+- rules: tests/stock/test_<module>.py tests stock/<module>.py on a session (the `session`,
   `callers`, `catalog_products` and `scanner` fixtures), no HTTP: test_posting.py,
   test_orders.py, test_stocktaking.py (test_stock.py: the stock package as a whole).
   Most booking cases live here.
-- HTTP: tests/test_<resource>.py tests one resource of the service through the test
+- HTTP: tests/api/test_<resource>.py tests one resource of the service through the test
   client (`api`, `api_as`): test_batches.py for /v1/batches, test_documents.py for
   /v1/documents, test_stocktakings.py for /v1/stocktakings...: per operation its success
   and its errors as answered (status, error body, fields), and what only HTTP has.

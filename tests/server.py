@@ -100,7 +100,7 @@ class LiveServer:
             env = {k: v for k, v in os.environ.items()
                    if k not in ("DATABASE_URL", "WAREHOUSE_HOST", "WAREHOUSE_PORT", "WAREHOUSE_THREADS")}
             env["WAREHOUSE_API_KEY"] = self.api_key
-            # No automatic backup unless the test asks for one (tests/test_backups.py).
+            # No automatic backup unless the test asks for one (tests/operations/test_backups.py).
             env.setdefault("WAREHOUSE_BACKUP_HOURS", "0")
             busy_timeout = self.database_config.get("BUSY_TIMEOUT")  # conftest: PostgreSQL is shared
             if busy_timeout:
