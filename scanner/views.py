@@ -2,7 +2,7 @@
 from flask import render_template, request, send_from_directory
 
 from page_policy import blueprint_policy
-from scanner import bp
+from scanner import STATIC, bp
 from version import VERSION
 
 # The page reaches nothing but this service; the camera and its frames are its own (blob: for a
@@ -31,7 +31,7 @@ def scan_help():
 @bp.get("/scan/worker.js")
 def service_worker():
     """The service worker that keeps the page for offline start (its scope is /scan, one step above it)."""
-    response = send_from_directory(bp.static_folder, "worker.js", mimetype="text/javascript", max_age=0)
+    response = send_from_directory(STATIC.folder, "worker.js", mimetype="text/javascript", max_age=0)
     response.headers["Service-Worker-Allowed"] = "/scan"
     response.headers["Cache-Control"] = "no-cache"
     return response
