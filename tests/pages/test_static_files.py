@@ -6,7 +6,9 @@ contents name, kept a year; the plain name, a stale hash and an unknown name; th
 a folder of its own (a changed file changes its address, the import map and the fingerprint);
 pages, downloads and /v1 answers not kept.
 """
+import base64
 import hashlib
+import json
 import re
 from pathlib import Path
 
@@ -99,3 +101,27 @@ def test_the_scanner_page_is_asked_again_each_time(client):
     # Its service worker keeps it for offline start; the browser's own cache must not serve an old one.
     assert client.get("/scan").headers["Cache-Control"] == "no-cache"
     assert client.get("/scan/worker.js").headers["Cache-Control"] == "no-cache"
+
+
+def test_the_scanner_page_maps_every_module_to_its_hashed_address_allowed_by_its_hash(client):
+    page = client.get("/scan")
+    html = page.get_data(as_text=True)
+    text = re.search(r'<script type="importmap">(.*?)</script>', html, re.S).group(1)
+    modules = sorted(path.name for path in (REPO / "scanner/static").iterdir()
+                     if path.suffix == ".js" and path.name != "worker.js")
+    imports = json.loads(text)["imports"]
+    assert sorted(imports) == [f"/scan/assets/{name}" for name in modules]  # from the files, every one
+    for plain, hashed in imports.items():
+        assert client.get(hashed).data == client.get(plain).data
+        assert client.get(hashed).headers["Cache-Control"] == IMMUTABLE
+    # The map is the page's one inline script, allowed by its hash and nothing wider.
+    allowed = dict(part.strip().split(" ", 1) for part in page.headers["Content-Security-Policy"].split(";"))
+    digest = base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
+    assert allowed["script-src"] == f"'self' 'sha256-{digest}'"
+
+
+def test_the_service_worker_names_every_file_at_its_hashed_address(client):
+    worker = client.get("/scan/worker.js").get_data(as_text=True)
+    named = json.loads(re.search(r"const ASSETS = (\[.*?\]);", worker).group(1))
+    assert named == scanner.STATIC.urls() and len(named) == len(scanner.STATIC.files)
+    assert all(re.fullmatch(r"/scan/assets/[\w-]+\.[0-9a-f]{12}\.\w+", address) for address in named)
