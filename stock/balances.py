@@ -10,6 +10,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from models import (Balance, BatchItem, BestBefore, Counter, Product, Warehouse, WarehouseDocument,
                     WarehouseDocumentItem)
 from stock.errors import InsufficientStock
+from stock.naming import lot_words, product_names, warehouse_words
 from stock.policy import Policy
 from stock.quantities import from_milli
 from storage.db import before_commit, insert_rows, notes_of, upsert_tuples
@@ -151,13 +152,16 @@ def change_balances(session, id_warehouse: int, deltas: dict[tuple[str, str], in
     new = {key: current.get(key, 0) + delta for key, delta in sorted(deltas.items())}
     short = {key: amount for key, amount in new.items() if amount < 0 and deltas[key] < 0}
     if short and not policy.allow_negative_stock:
-        raise _short_error(id_warehouse, short, current, items)
+        raise _short_error(session, id_warehouse, short, current, items)
     _write_balances(session, id_warehouse, new)
 
 
-def _short_error(id_warehouse, short, current, items) -> InsufficientStock:
+def _short_error(session, id_warehouse, short, current, items) -> InsufficientStock:
+    products = product_names(session, {code for code, _ in short})
+    where = warehouse_words(session, id_warehouse)
+
     def text(key):
-        return (f"Not enough stock of {key[0]!r} lot {key[1]!r} in warehouse {id_warehouse}: "
+        return (f"Not enough stock of {products[key[0]]}, {lot_words(key[1])}, in {where}: "
                 f"{from_milli(current.get(key, 0))} in stock, short by {from_milli(-short[key])}.")
 
     fields = {}

@@ -9,11 +9,12 @@ from datetime import date, timedelta
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from stock.caller import Caller
 from models import ApiKey, AuditEntry, Batch, Customer, OrderDocument, OrderItem, Product, WarehouseDocument
 from stock import audit, outbox
 from stock.audit import Actor
+from stock.caller import Caller
 from stock.errors import Conflict, Forbidden, Invalid, NotFound, item_errors
+from stock.naming import warehouse_words
 from stock.policy import Policy
 from stock.quantities import from_milli, within_places
 from stock.text_search import ascii_lower, folded_column
@@ -246,7 +247,7 @@ def order_for_batch(session, caller: Caller, settings: dict, policy: Policy) -> 
                       {"data": {"batch_settings": {"document_number": ["Unknown order document."]}}})
     problems = {}
     if order.id_warehouse != settings["id_warehouse"]:
-        problems["id_warehouse"] = [f"The order document is for warehouse {order.id_warehouse}."]
+        problems["id_warehouse"] = [f"The order document is for {warehouse_words(session, order.id_warehouse)}."]
     if settings["type"] not in order.allowed_types.split(","):
         problems["type"] = [f"The order document allows types {order.allowed_types}."]
     if settings["direction"] not in order.allowed_directions.split(","):

@@ -8,10 +8,11 @@ from datetime import date
 
 from sqlalchemy import delete, select
 
-from stock.caller import Caller
 from models import Product, Stocktaking, StocktakingItem, WarehouseDocument, WarehouseDocumentItem
 from stock.balances import add_document_items, balances_of, change_balances, new_document
+from stock.caller import Caller
 from stock.errors import NotFound
+from stock.naming import warehouse_words
 from stock.policy import Policy
 from storage.db import writing
 
@@ -120,7 +121,7 @@ def delete_stocktaking(session, caller: Caller, id_warehouse: int, day: date, po
     with writing(session, [id_warehouse]):
         stocktaking = session.get(Stocktaking, (id_warehouse, day))
         if stocktaking is None:
-            raise NotFound(f"No stocktaking of warehouse {id_warehouse} on {day.isoformat()}.")
+            raise NotFound(f"No stocktaking of {warehouse_words(session, id_warehouse)} on {day.isoformat()}.")
         old = stocktaking_adjustments(session, stocktaking)
         _rewrite_adjustments(session, stocktaking, old, {}, policy, date.today())  # writes no document
         session.execute(delete(StocktakingItem).where(StocktakingItem.id_warehouse == id_warehouse,
