@@ -107,9 +107,12 @@ def _dated(order: OrderDocument) -> OrderDocument:
     return order
 
 
-def expiration_limit_date(order: OrderDocument) -> date:
-    """Goods for this order must keep at least until this day (today + expiration_limit days)."""
-    return date.today() + timedelta(days=order.expiration_limit)
+def expiration_limit_date(order: OrderDocument, today: date | None = None) -> date:
+    """Goods for this order must keep at least until this day (today + expiration_limit days).
+
+    `today` is the day as the reader sees it: the office's pages and paper give the depot's
+    (pages/clock.py depot_today); None is the machine's, as a booking reads it."""
+    return (today or date.today()) + timedelta(days=order.expiration_limit)
 
 
 def acquire_order(session, caller: Caller, document_number: str, policy: Policy) -> OrderDocument:
