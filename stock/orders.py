@@ -305,15 +305,19 @@ def fill_order(order: OrderDocument, settings: dict, items: list[dict], is_count
     return finished
 
 
-def closed_event(order: OrderDocument, closed_by: str, reason: str = "", batch_number: int = 0) -> tuple[str, dict]:
+def closed_event(order: OrderDocument, closed_by: str, closed_by_kind: str, reason: str = "",
+                 batch_number: int = 0) -> tuple[str, dict]:
     """The `order.closed` event of an order its caller just closed, for stock/outbox.py.
 
     Closed by hand it carries the office's reason and batch_number 0; closed by the batch that
     delivered its last line, that batch's number and no reason (the office gave none). Either way
-    `closed_by` is the person's or key's name, as the audit trail and the batch keep it.
+    `closed_by` is the person's or key's name cut to 100 characters, as a batch keeps who posted
+    it, and `closed_by_kind` says which it was ("person", "key", or "cli" for a command on the
+    depot's PC), as the audit trail's who_kind does: a key and a person may share a name.
     """
     return "order.closed", {"document_number": order.document_number, "id_warehouse": order.id_warehouse,
-                            "closed_by": closed_by, "reason": reason, "batch_number": batch_number}
+                            "closed_by": closed_by[:100], "closed_by_kind": closed_by_kind,
+                            "reason": reason, "batch_number": batch_number}
 
 
 
@@ -332,7 +336,7 @@ def close_order(session, caller: Caller, actor: Actor, document_number: str, rea
         order.locked_at = None
         audit.record(session, actor, "order.close", document_number,
                      {"state": [before, CLOSED], "reason": ["", reason]}, reach=frozenset({id_warehouse}))
-        outbox.emit(session, *closed_event(order, actor.who, reason))
+        outbox.emit(session, *closed_event(order, actor.who, actor.kind, reason))
 
 
 def release_order(session, caller: Caller, actor: Actor, document_number: str) -> None:

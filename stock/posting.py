@@ -151,7 +151,7 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
     order = order_for_batch(session, caller, settings, policy)
     order_closed = None
     if order is not None and fill_order(order, settings, items, is_count):
-        order_closed = closed_event(order, caller.name, batch_number=settings["batch_number"])
+        order_closed = closed_event(order, caller.name, caller.kind, batch_number=settings["batch_number"])
     if batch.get("batch_extras"):
         session.execute(insert(BatchExtra), [
             {"batch_number": settings["batch_number"], "position": i, **extra}
