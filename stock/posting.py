@@ -303,9 +303,13 @@ def _book_movement(session, settings, order, items, policy: Policy, day: date, t
     direction, warehouse = settings["direction"], settings["id_warehouse"]
     sign = 1 if direction == "I" else -1
     deltas: dict[tuple[str, str], int] = defaultdict(int)
+    received: dict[tuple[str, str], str] = {}
     for item in items:
-        deltas[(item["product_code"], item.get("lot", ""))] += sign * item["amount_base_milli"]
-    change_balances(session, warehouse, deltas, policy, items)
+        key = (item["product_code"], item.get("lot", ""))
+        deltas[key] += sign * item["amount_base_milli"]
+        if sign > 0 and item.get("date_exp"):
+            received[key] = item["date_exp"]
+    change_balances(session, warehouse, deltas, policy, items, received)
     if sign > 0:
         keep_best_before(session, items)
     session.flush()  # the order's changes

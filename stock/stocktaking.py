@@ -87,12 +87,14 @@ def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: d
     (product, lot) for the document lines.
     """
     keys = set(old) | set(wanted)
-    change_balances(session, stocktaking.id_warehouse,
-                    {key: wanted.get(key, 0) - old.get(key, 0) for key in keys}, policy)
+    deltas = {key: wanted.get(key, 0) - old.get(key, 0) for key in keys}
+    expiry = expiry or {}
+    # The gains' document keeps their best-before (keep_best_before): those are what it receives.
+    change_balances(session, stocktaking.id_warehouse, deltas, policy,
+                    received={key: expiry[key] for key, amount in wanted.items() if amount > 0 and expiry.get(key)})
     listed = {code for (code, _), amount in wanted.items() if amount}
     names = dict(session.execute(select(Product.product_code, Product.name)
                                  .where(Product.product_code.in_(listed))).all()) if listed else {}
-    expiry = expiry or {}
     for attribute, direction, sign in (("in_document_id", "I", 1), ("out_document_id", "O", -1)):
         lines = [{"product_code": code, "name": names.get(code, ""), "lot": lot,
                   "date_exp": expiry.get((code, lot), ""), "amount_base_milli": sign * amount}
