@@ -187,9 +187,9 @@ def test_an_order_closed_by_the_api_and_by_its_page_is_told_signed(working, rece
     assert [e["event"] for e in sent] == ["order.closed", "order.closed"]
     assert [e["data"] for e in sent] == [
         {"document_number": "PO-API", "id_warehouse": 1, "closed_by": "admin",
-         "reason": "The supplier cancelled the rest.", "batch_number": 0},
+         "closed_by_kind": "key", "reason": "The supplier cancelled the rest.", "batch_number": 0},
         {"document_number": "PO-PAGE", "id_warehouse": 2, "closed_by": "admin_office",
-         "reason": "Shop closed for good", "batch_number": 0}]
+         "closed_by_kind": "person", "reason": "Shop closed for good", "batch_number": 0}]
 
 
 def test_a_refused_close_tells_no_one_and_another_warehouses_webhook_hears_nothing(working, receiver, admin_w1):
@@ -229,7 +229,7 @@ def test_the_batch_that_delivers_the_rest_closes_the_order_and_is_told_first(wor
     assert [(e["event"], e["data"]["batch_number"]) for e in sent] == [
         ("batch.booked", 1), ("batch.booked", 2), ("order.closed", 2)]
     assert sent[2]["data"] == {"document_number": "PO-1", "id_warehouse": 1, "closed_by": "scan",
-                               "reason": "", "batch_number": 2}
+                               "closed_by_kind": "key", "reason": "", "batch_number": 2}
     assert api.get("/v1/documents/PO-1").json["item"]["state"] == 0
 
 
@@ -250,5 +250,5 @@ def test_a_count_that_delivers_the_order_is_told_after_its_stocktaking_to_its_wa
     assert [e["event"] for e in sent] == wanted
     assert {e["data"]["id_warehouse"] for e in sent} == {1}
     assert sent[2]["data"] == {"document_number": "PO-COUNT", "id_warehouse": 1, "closed_by": "scan",
-                               "reason": "", "batch_number": 2}
+                               "closed_by_kind": "key", "reason": "", "batch_number": 2}
     assert [api.get(f"/v1/documents/{n}").json["item"]["state"] for n in ("PO-COUNT", "PO-ELSEWHERE")] == [0, 0]

@@ -42,7 +42,8 @@ CLIENTS = 8
 BATCHES_PER_CLIENT = 24
 PRODUCTS = ("P1", "P2")
 DAYS = ("2025-12-31", "2026-01-02")  # two years: ufids count per direction and year
-SHORT = re.compile(r"Not enough stock of '(\w+)' lot '' in warehouse (\d+): "
+# The products are named "Product P1"...; the warehouses as conftest names them: 1 "Main", n "Warehouse n".
+SHORT = re.compile(r"Not enough stock of Product (\w+), without a lot, in (Main|Warehouse \d+): "
                    r"(\d+) in stock, short by (\d+)\.")
 
 
@@ -155,7 +156,7 @@ def test_four_warehouses_eight_clients_two_processes_book_exactly(two_servers, d
         assert quoted and all(quoted), answer
         for match in quoted:
             code, in_stock, short = match[1], int(match[3]), int(match[4])
-            assert int(match[2]) == warehouse
+            assert match[2] == ("Main" if warehouse == 1 else f"Warehouse {warehouse}")
             had = seen_stock[(warehouse, code)]
             assert in_stock in had, (answer, sorted(had))
             assert items[code] - in_stock == short

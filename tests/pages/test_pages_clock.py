@@ -3,11 +3,13 @@
 stay UTC. tests/pages/test_pages_lists_browser.py reads one on a live server in chromium.
 """
 import re
-from datetime import datetime, timezone
+from datetime import date, datetime, timedelta, timezone
+from zoneinfo import ZoneInfo
 
 import pytest
 from sqlalchemy import select
 
+from helpers import created, order, order_item, product
 from models import ApiKey, AuditEntry, Person
 from storage.db import writing
 
@@ -69,3 +71,25 @@ def test_without_the_setting_times_are_in_the_machines_zone(admin, session):
     local = SUMMER.astimezone()
     [row] = [row for row in audit_rows(admin.get("/admin/audit?kind=product")) if row[2] == "P0"]
     assert row == ("2026-07-01T22:30:00Z", f"{local:%Y-%m-%d %H:%M:%S} {local.tzname()}", "P0")
+
+
+def a_zone_on_another_day() -> tuple[str, date]:
+    """A time zone whose calendar day differs from the machine's now, and that day: UTC-12 and
+    UTC+14 are a day or two apart at every moment, so one of them differs from any machine's."""
+    for name in ("Etc/GMT+12", "Pacific/Kiritimati"):
+        day = datetime.now(ZoneInfo(name)).date()
+        if day != date.today():
+            return name, day
+    raise AssertionError("UTC-12 and UTC+14 on one day")
+
+
+def test_every_today_of_the_pages_and_paper_is_the_depots_day(app, office, api, monkeypatch):
+    zone, today = a_zone_on_another_day()
+    monkeypatch.setitem(app.config, "TIME_ZONE", zone)
+    week_back = (today - timedelta(days=6)).isoformat()
+    assert f'name="date_from" value="{week_back}"' in office.get("/documents").get_data(as_text=True)
+    created(api.post("/v1/products/", product("P1")))
+    created(api.post("/v1/documents/", order("SO-1", [order_item(1, "P1", 5, direction="O")],
+                                             directions=("O",), expiration_limit=5)))
+    paper = office.get("/orders/SO-1/pick-list").get_data(as_text=True)
+    assert f"<dt>Goods must keep until</dt><dd>{(today + timedelta(days=5)).isoformat()}</dd>" in paper

@@ -273,3 +273,13 @@ def test_an_order_held_by_another_key_names_the_holder(session, callers):
     acquire(session, callers["alice"])
     with pytest.raises(Conflict, match="another key .'alice', since "):
         acquire(session, callers["bob"])
+
+
+def test_the_closed_event_cuts_who_closed_at_100_characters_and_says_person_or_key():
+    """A batch keeps who posted it in 100 characters; the event says no more, and tells a key
+    from a person of the same name."""
+    order = OrderDocument(document_number="SO-1", id_warehouse=2)
+    name, data = orders.closed_event(order, "a" * 150, "person", reason="gone")
+    assert name == "order.closed"
+    assert data == {"document_number": "SO-1", "id_warehouse": 2, "closed_by": "a" * 100,
+                    "closed_by_kind": "person", "reason": "gone", "batch_number": 0}
