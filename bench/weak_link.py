@@ -61,11 +61,15 @@ class Wire:
         self.cdp.send("Network.emulateNetworkConditions", WEAK)
 
 
+def _access_lines(svc) -> list[str]:
+    """The service's access lines so far (`... client METHOD path status 1.2ms key`)."""
+    return [line for line in svc.log_path.read_text(errors="replace").splitlines()
+            if " warehouse.access " in line]
+
+
 def _requests_since(svc, mark: int) -> list[str]:
-    """The access log's lines (METHOD path status) written after `mark` (a count of lines)."""
-    lines = [line for line in svc.log_path.read_text(errors="replace").splitlines() if " GET " in line
-             or " POST " in line]
-    return [" ".join(line.split()[-5:-2]) for line in lines[mark:]]
+    """The access log's requests (METHOD path status) written after `mark` (a count of lines)."""
+    return [" ".join(line.split()[-5:-2]) for line in _access_lines(svc)[mark:]]
 
 
 def _log_mark(svc) -> int:
@@ -90,8 +94,8 @@ def _timing(tab) -> dict:
 
 def _served_ms(svc, mark: int, path: str) -> float:
     """The service's own time for the request of `path` after `mark` (its access line)."""
-    lines = [line for line in svc.log_path.read_text(errors="replace").splitlines() if " GET " in line]
-    return max(float(line.split()[-2].removesuffix("ms")) for line in lines[mark:] if f" GET {path} " in line)
+    return max(float(line.split()[-2].removesuffix("ms")) for line in _access_lines(svc)[mark:]
+               if f" GET {path} " in line)
 
 
 def _measure(ctx, name: str, code, browser) -> dict:
