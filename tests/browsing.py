@@ -41,7 +41,7 @@ def nav_link(page, name: str):
         page.locator("details.menu > summary").click()
     link = page.locator("header").get_by_role("link", name=name, exact=True)
     # Master data and admin fold under their names (a click opens one), on any screen.
-    group = page.locator("header details.group").filter(has=link)
+    group = page.locator("header details.group").filter(has=page.get_by_role("link", name=name, exact=True))
     if group.count() and not link.is_visible():
         group.locator("> summary").click()
     return link
