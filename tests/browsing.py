@@ -40,10 +40,13 @@ def nav_link(page, name: str):
     if page.locator("details.menu > summary").is_visible() and page.locator("details.menu[open]").count() == 0:
         page.locator("details.menu > summary").click()
     link = page.locator("header").get_by_role("link", name=name, exact=True)
-    # Master data and admin fold under their names (a click opens one), on any screen.
-    group = page.locator("header details.group").filter(has=page.get_by_role("link", name=name, exact=True))
-    if group.count() and not link.is_visible():
-        group.locator("> summary").click()
+    # Master data and admin fold under their names (a click opens one), on any screen. A folded
+    # link is hidden, which role locators pass over: the group is found by its links' text.
+    groups = page.locator("header details.group")
+    for number in range(groups.count()):
+        group = groups.nth(number)
+        if name in [text.strip() for text in group.locator("a").all_text_contents()] and not link.is_visible():
+            group.locator("> summary").click()
     return link
 
 
