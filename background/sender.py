@@ -23,7 +23,7 @@ from datetime import timedelta
 
 from sqlalchemy import and_, delete, select, update
 
-from identity.caller import parse_warehouses
+from stock.caller import parse_warehouses
 from models import OutboxEvent, Webhook, WebhookDelivery
 from storage.db import utc_now, writing
 

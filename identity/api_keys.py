@@ -1,7 +1,7 @@
 """API keys: issued, hashed at rest, checked on every request; roles, warehouse limits, expiry, last use.
 
 Keys are made and revoked through here, with a row in the audit trail (stock/audit.py) in the
-same transaction. Who may make or revoke which key is identity/caller.py `may_manage`: an admin
+same transaction. Who may make or revoke which key is stock/caller.py `may_manage`: an admin
 limited to warehouses makes keys within them only, and does not see the others.
 """
 import hashlib
@@ -15,7 +15,7 @@ from datetime import datetime, timedelta, timezone
 from sqlalchemy import or_, select, update
 from sqlalchemy.exc import IntegrityError, SQLAlchemyError
 
-from identity.caller import (ROLES, Caller, may_manage, parse_warehouses, reach_of, require_may_manage,
+from stock.caller import (ROLES, Caller, may_manage, parse_warehouses, reach_of, require_may_manage,
                              utc_text, warehouses_text)
 from identity.notes import note_without_waiting
 from models import ApiKey

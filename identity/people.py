@@ -1,12 +1,12 @@
 """People: the office staff who sign in to the pages with a name and a password (DESIGN 16, 26).
 
 A person carries a role and may be limited to warehouses, as a key does, and acts as an
-identity.caller.Caller. Passwords are kept only as werkzeug's scrypt hash (slow and salted).
+stock.caller.Caller. Passwords are kept only as werkzeug's scrypt hash (slow and salted).
 Failed sign-ins are rows in the database, so that every process serving one database throttles
 alike. Each change is one write transaction with its row in the audit trail (stock/audit.py);
 a password change and disabling end the person's sessions (identity/sessions.py) in it.
 
-Who may change whom is identity/caller.py `may_manage`: an admin limited to warehouses adds and
+Who may change whom is stock/caller.py `may_manage`: an admin limited to warehouses adds and
 changes only people within them, and does not see the others. Nobody disables, demotes or
 limits themselves, nor the last active admin for every warehouse.
 """
@@ -19,7 +19,7 @@ from sqlalchemy.exc import IntegrityError
 from werkzeug.security import check_password_hash, generate_password_hash
 
 from identity import sessions
-from identity.caller import (EVERY, ROLES, Caller, may_manage, parse_warehouses, reach_of, require_may_manage,
+from stock.caller import (EVERY, ROLES, Caller, may_manage, parse_warehouses, reach_of, require_may_manage,
                              utc_text, warehouses_text)
 from models import Person, SigninFailure
 from stock import audit as trail

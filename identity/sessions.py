@@ -17,7 +17,7 @@ from datetime import datetime, timedelta
 from sqlalchemy import delete, select, update
 from sqlalchemy.exc import SQLAlchemyError
 
-from identity.caller import ROLES
+from stock.caller import ROLES
 from identity.notes import note_without_waiting
 from models import PageSession, Person
 from storage.db import utc_now, writing

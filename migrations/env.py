@@ -10,7 +10,7 @@ with `PRAGMA foreign_key_check` before it commits.
 It stands on the floor of models.py, above storage/: a migration is a writer and takes the
 writers' lock as every writer does (storage.db), and operations/upgrades.py runs it. Nothing
 below imports it, and the migrations in versions/ import nothing of the project
-(tests/test_layout.py).
+(tests/house/test_layout.py).
 """
 import logging
 from logging.config import fileConfig

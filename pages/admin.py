@@ -3,7 +3,7 @@
 As thin as the other pages: read the form, call the same rules as the API and the CLI
 (identity.people, identity.api_keys, stock.audit), render. Every change is a form post with the form token,
 and each leaves its row in the audit trail with the person's name and address. An admin limited
-to warehouses sees and changes only the people and keys within them (identity.caller.may_manage,
+to warehouses sees and changes only the people and keys within them (stock.caller.may_manage,
 asked by the rules themselves).
 """
 import json

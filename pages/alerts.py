@@ -5,6 +5,7 @@ from flask import current_app, g, render_template, request, url_for
 from sqlalchemy.exc import SQLAlchemyError
 
 from pages import bp
+from pages.clock import depot_today
 from pages.common import PER_PAGE, Pager, csv_response, warehouse_name, warehouses
 from pages.params import alerts_query, load_args
 from pages.signin import signed_in
@@ -26,7 +27,7 @@ NAV_MOST = 1000
 
 def alert_count() -> int:
     """The signed-in key's alerts: one indexed count a kind, kept until the database changes (storage/cache.py)."""
-    today = date.today()
+    today = depot_today()
     seen = seen_warehouses()
     key = ("alert_count", today, None if seen is None else tuple(seen))
     try:
@@ -76,7 +77,7 @@ def _read(kind: str, today: date, days: int, seen, product: str, after, limit: i
 def alerts():
     """Products below their reorder level, lots near their best-before and lots past it, by keyset."""
     query = load_args(alerts_query, request.args)
-    today, days = date.today(), current_app.config["EXPIRY_DAYS"]
+    today, days = depot_today(), current_app.config["EXPIRY_DAYS"]
     seen = g.caller.narrow(warehouses(query))  # None: every warehouse
     kinds = [query["kind"]] if query["kind"] else list(stock_alerts.KINDS)
     if query["format"] != "html":

@@ -32,9 +32,16 @@ def depot_zone() -> ZoneInfo | None:
     return None if name is None else _zone(name)
 
 
+def depot_today() -> date:
+    """The calendar day it is in the depot: every "today" a page or a paper counts from (the
+    documents' default week, the alerts' best-before, an order's expiration limit), so that a
+    machine kept on UTC does not show Ljubljana yesterday's list until 01:00."""
+    return datetime.now(depot_zone()).date()
+
+
 def in_depot_zone(moment: datetime) -> datetime:
     # A naive moment is the machine's local time: the keys' created and revoked times were
-    # always written so (identity/caller.py utc_text says the same).
+    # always written so (stock/caller.py utc_text says the same).
     return moment.astimezone(depot_zone())
 
 

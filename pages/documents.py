@@ -1,9 +1,10 @@
 """The warehouse documents page: one date range of documents with their lines."""
-from datetime import date, timedelta
+from datetime import timedelta
 
 from flask import current_app, g, render_template, request
 
 from pages import bp
+from pages.clock import depot_today
 from pages.common import PER_PAGE, Pager, csv_response, day, warehouse_name, warehouses
 from pages.params import documents_query, load_args
 from pages.signin import signed_in
@@ -19,7 +20,7 @@ DOCUMENT_DAYS = 7
 def documents():
     """Warehouse documents of one date range (the last 7 days unless asked) with their lines."""
     query = load_args(documents_query, request.args)
-    today = date.today()
+    today = depot_today()
     # Unless asked, the range ends as far ahead as a booking may be dated (WAREHOUSE_MAX_FUTURE_DAYS),
     # so that a delivery booked for Monday shows on Friday; and never before a date_from given.
     date_to = query["date_to"] or max(today + timedelta(days=current_app.config["MAX_FUTURE_DAYS"]),

@@ -1,10 +1,10 @@
 """The movements pages: warehouse documents per month and direction as a chart, and the
 movement lines themselves, a page at a time."""
-from datetime import date
 
 from flask import g, render_template, request
 
 from pages import bp
+from pages.clock import depot_today
 from pages.chart import monthly_chart, months_back
 from pages.common import PER_PAGE, Pager, csv_response, day, warehouse_name, warehouses
 from pages.params import load_args, movement_lines_query, movements_query
@@ -22,7 +22,7 @@ MOVEMENT_MONTHS = 12
 def movements():
     """Warehouse documents per month and direction, as a chart (from the monthly overview)."""
     query = load_args(movements_query, request.args)
-    today = date.today()
+    today = depot_today()
     first = query["date_from"] or months_back(today, MOVEMENT_MONTHS - 1)
     if (today.year - first.year) * 12 + today.month - first.month >= 10 * 12:
         raise Invalid("The chart shows at most ten years.", {"date_from": ["At most ten years back."]})

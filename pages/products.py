@@ -5,12 +5,11 @@ Forms are read into the same shape the API takes and loaded by the same schemas
 functions (stock.catalog): a page and an API call can never disagree. A refusal is
 shown beside its field, with the rule's status (409 a clash, 422 a bad value).
 """
-from datetime import date
-
 from flask import g, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
 from pages import bp
+from pages.clock import depot_today
 from pages.chart import months_between, months_back, stock_chart
 from pages.common import PER_PAGE, Pager, csv_response, field_errors, page_actor, require_admin
 from pages.params import load_args, products_query
@@ -112,7 +111,7 @@ def set_product_active(product_code):
 def product(product_code):
     """One product: its fields, stock per warehouse and lot, last movements, a year's stock, labels."""
     found = catalog.get_product(db.session, product_code)
-    today = date.today()
+    today = depot_today()
     months = months_between(months_back(today, STOCK_MONTHS - 1), today)
     history = product_card.month_end_stock(db.session, g.caller, product_code, months, today)
     stock = product_card.stock_by_lot(db.session, g.caller, product_code)

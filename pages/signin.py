@@ -81,7 +81,7 @@ def kept_secret(session) -> str:
 
 
 def signed_in_caller():
-    """The signed-in person as a caller (identity.caller.Caller), or None when the session has ended."""
+    """The signed-in person as a caller (stock.caller.Caller), or None when the session has ended."""
     found = sessions.find(db.session, session.get("sid"))
     if found is None:
         return None

@@ -7,7 +7,7 @@ the label then shows code and name only.
 """
 from sqlalchemy import select
 
-from identity.caller import Caller
+from stock.caller import Caller
 from models import BatchItem, Packaging, Product
 from stock import records
 from stock.errors import Invalid, NotFound

@@ -5,9 +5,11 @@ as HTML for the browser to print (pages/templates/delivery_note.html, count_shee
 pick_list.html). Each carries the depot's profile (stock/depot.py), printed as the sender of a
 delivery note and at the head of every sheet, and its warehouse by name (DESIGN 17).
 """
+from datetime import date
+
 from sqlalchemy import select, tuple_
 
-from identity.caller import Caller
+from stock.caller import Caller
 from models import Batch, BestBefore, Customer, Warehouse
 from stock import depot, picking, reports, records
 from stock.errors import NotFound
@@ -46,9 +48,10 @@ def count_sheet(session, caller: Caller, id_warehouse: int) -> dict:
             "sender": depot.profile(session)}
 
 
-def pick_list(session, caller: Caller, document_number: str) -> dict:
-    """The order's pick list (stock/picking.py) with its warehouse and the depot, for the paper."""
-    found = picking.pick_list(session, caller, document_number)
+def pick_list(session, caller: Caller, document_number: str, today: date | None = None) -> dict:
+    """The order's pick list (stock/picking.py) with its warehouse and the depot, for the paper;
+    `today` is the depot's day, from which the order's expiration limit counts."""
+    found = picking.pick_list(session, caller, document_number, today)
     return {**found, "warehouse": warehouse(session, found["order"].id_warehouse), "sender": depot.profile(session)}
 
 

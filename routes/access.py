@@ -5,7 +5,7 @@ The role a view needs is checked where the view declares it (routes/operation.py
 from flask import after_this_request, current_app, g, request
 
 from identity.api_keys import RevokedKey, UseNotes, authenticate, hash_key
-from identity.caller import ExpiredKey
+from stock.caller import ExpiredKey
 from identity.client import KEY_NAME, client_address
 from routes.parsing import refuse_nul
 from routes.reading import cached, reader
@@ -54,7 +54,7 @@ def note_use(caller) -> None:
 
 
 def caller():
-    """The key that made this request (an identity.caller.Caller)."""
+    """The key that made this request (an stock.caller.Caller)."""
     return g.caller
 
 

@@ -24,7 +24,7 @@ DOCS_PATH = "/docs"
 KEY_SCHEME = "TS-Apikey"
 # The Content-Security-Policy of /docs allows, beside the package's files, the one inline script
 # of flask-swagger-ui's page (its configuration, the same at every request) and the one <style>
-# Swagger UI puts into its logo, by their hashes. tests/test_page_policy.py opens /docs in
+# Swagger UI puts into its logo, by their hashes. tests/pages/test_page_policy.py opens /docs in
 # chromium and fails on any refusal, so an upgrade of the package that changes either shows there.
 DOCS_SCRIPT = "'sha256-UWcNyOFAEMXfyDwZDo/rftf3rUmJnqdusSKIJoRSG2E='"
 DOCS_STYLE = "'sha256-RL3ie0nH+Lzz2YNqQN83mnU0J1ot4QL7b99vMdIX99w='"

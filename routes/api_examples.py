@@ -1,6 +1,6 @@
 """One realistic example per operation for the API document: a dairy depot's day.
 
-tests/test_openapi.py holds every example to the document's own schemas.
+tests/api/test_openapi.py holds every example to the document's own schemas.
 """
 
 MILK = {"product_code": "MILK-1L", "name": "Milk 1 l", "active": 1, "base_unit": "pc",

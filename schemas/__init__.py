@@ -4,7 +4,7 @@ Request schemas load into the names of the models (amounts into *_milli
 integers); response schemas dump from rows or dicts with those names. Shapes
 only: the rules that need the database or the day live in stock/. The modules
 may import marshmallow and stock.quantities, nothing else of the project
-(tests/test_layout.py); `from schemas import ...` is how the rest reads them.
+(tests/house/test_layout.py); `from schemas import ...` is how the rest reads them.
 
 - fields: the value types every shape is made of (quantities, days, names...).
 - products, customers, warehouses, orders, batches, warehouse_docs, stocktakings, inventory,

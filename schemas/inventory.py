@@ -36,7 +36,7 @@ def inventory_row_out(row: dict) -> dict:
 
     The whole stock list of a depot kept by lot is hundreds of thousands of rows, and the
     schema's per-field machinery cost more than reading them (docs/performance.md, row t).
-    tests/test_inventory.py holds it equal to inventory_rows_schema.dump.
+    tests/api/test_inventory.py holds it equal to inventory_rows_schema.dump.
     """
     return {"id_warehouse": row["id_warehouse"], "product_code": row["product_code"],
             "product_name": row["product_name"], "name": row["name"], "lot": row["lot"], "level": row["level"],
@@ -69,7 +69,7 @@ movement_rows_schema = MovementRowSchema(many=True)
 
 def movement_row_out(row: dict) -> dict:
     """A movement row as answered: MovementRowSchema's dump, written out by hand (five years
-    are a million rows; see inventory_row_out). tests/test_inventory.py holds it equal."""
+    are a million rows; see inventory_row_out). tests/api/test_inventory.py holds it equal."""
     created = row["doc_created_date"]
     return {"doc_number": row["doc_number"], "item_number": row["item_number"],
             "user_visible_item_number": row["item_number"], "ufid": row["ufid"],

@@ -51,7 +51,7 @@ def product_out(product) -> dict:
 
     Scanners read products all day and the office lists thousands at once; the
     schema's per-field machinery cost more than the query (see docs/performance.md,
-    row d). tests/test_products.py holds it equal to product_schema.dump.
+    row d). tests/api/test_products.py holds it equal to product_schema.dump.
     """
     return {
         "product_code": product["product_code"], "name": product["name"], "active": product["active"],

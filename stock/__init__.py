@@ -13,10 +13,10 @@ stocktakings, overviews, the balance check), packages.py (stock counted in packa
 units); and what every layer shares:
 quantities.py (amounts in thousandths) and errors.py (the named errors).
 
-Every rule is given an identity.caller.Caller (a key or a person: its role and warehouses);
+Every rule is given a stock.caller.Caller (a key or a person: its role and warehouses);
 keys, people and their sessions are identity/'s, a floor above.
 
-May import: models, storage/ (db.writing for every write), identity.caller, and each other,
+May import: models, storage/ (db.writing for every write), and each other,
 downwards: posting uses orders, balances and stocktaking; stocktaking uses
 balances. Never Flask, routes/, pages/, operations/ or schemas.
 """

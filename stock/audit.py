@@ -6,7 +6,7 @@ service updates or deletes a row; the trail is read newest first, a page at a ti
 
 Each row says what kind of identity made the change (a person, a key, or the terminal), so that a
 key and a person of one name are told apart, and which warehouses the change concerns (its
-reach, identity/caller.py), so that an admin limited to warehouses reads only the rows within
+reach, stock/caller.py), so that an admin limited to warehouses reads only the rows within
 them (DESIGN 26).
 """
 import getpass
@@ -16,7 +16,7 @@ from datetime import datetime
 
 from sqlalchemy import and_, false, func, literal, or_, select
 
-from identity.caller import EVERY, Caller
+from stock.caller import EVERY, Caller
 from models import AuditEntry
 from storage.db import utc_now
 
@@ -60,7 +60,7 @@ def reach_text(reach: frozenset | None) -> str:
 def record(session, actor: Actor, kind: str, subject: str = "", changes: dict | None = None,
            reach: frozenset | None = EVERY) -> None:
     """Add one row to the trail in the caller's transaction. `changes`: {field: [before, after]};
-    `reach`: the warehouses the change concerns (identity/caller.py), every one unless said."""
+    `reach`: the warehouses the change concerns (stock/caller.py), every one unless said."""
     session.add(AuditEntry(at=utc_now(), who=actor.who, who_kind=actor.kind, address=actor.address, kind=kind,
                            record=str(subject), warehouses=reach_text(reach),
                            changes=json.dumps(changes or {}, ensure_ascii=False, default=str)))
@@ -82,7 +82,7 @@ def changed_fields(before: dict, after: dict) -> dict:
 
 
 def within(caller: Caller | None):
-    """The rows `caller` may read, as a SQL condition (None: every row): identity/caller.py
+    """The rows `caller` may read, as a SQL condition (None: every row): stock/caller.py
     `may_manage` asked of each row's reach, in the database so that paging stays a keyset."""
     if caller is None or (caller.warehouses is None and caller.has_role("admin")):
         return None

@@ -10,6 +10,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from models import (Balance, BatchItem, BestBefore, Counter, Product, Warehouse, WarehouseDocument,
                     WarehouseDocumentItem)
 from stock.errors import InsufficientStock
+from stock.naming import lot_words, product_names, warehouse_words
 from stock.policy import Policy
 from stock.quantities import from_milli
 from storage.db import before_commit, insert_rows, notes_of, upsert_tuples
@@ -138,11 +139,13 @@ _BALANCES_OF = (select(Balance.product_code, Balance.lot, Balance.amount_milli)
 
 
 def change_balances(session, id_warehouse: int, deltas: dict[tuple[str, str], int],
-                    policy: Policy, items: list[dict] | None = None) -> None:
+                    policy: Policy, items: list[dict] | None = None,
+                    received: dict[tuple[str, str], str] | None = None) -> None:
     """Add the signed deltas to the book stock; refuse to go below zero unless allowed.
 
     The check sums every line of one booking per (product, lot), so two lines
-    of one batch cannot each pass against the same stock.
+    of one batch cannot each pass against the same stock. `received`: the best-before this
+    booking receives per (product, lot), where it receives one (keep_best_before keeps it next).
     """
     deltas = {key: delta for key, delta in deltas.items() if delta}
     if not deltas:
@@ -151,13 +154,16 @@ def change_balances(session, id_warehouse: int, deltas: dict[tuple[str, str], in
     new = {key: current.get(key, 0) + delta for key, delta in sorted(deltas.items())}
     short = {key: amount for key, amount in new.items() if amount < 0 and deltas[key] < 0}
     if short and not policy.allow_negative_stock:
-        raise _short_error(id_warehouse, short, current, items)
-    _write_balances(session, id_warehouse, new)
+        raise _short_error(session, id_warehouse, short, current, items)
+    _write_balances(session, id_warehouse, new, received or {})
 
 
-def _short_error(id_warehouse, short, current, items) -> InsufficientStock:
+def _short_error(session, id_warehouse, short, current, items) -> InsufficientStock:
+    products = product_names(session, {code for code, _ in short})
+    where = warehouse_words(session, id_warehouse)
+
     def text(key):
-        return (f"Not enough stock of {key[0]!r} lot {key[1]!r} in warehouse {id_warehouse}: "
+        return (f"Not enough stock of {products[key[0]]}, {lot_words(key[1])}, in {where}: "
                 f"{from_milli(current.get(key, 0))} in stock, short by {from_milli(-short[key])}.")
 
     fields = {}
@@ -169,17 +175,49 @@ def _short_error(id_warehouse, short, current, items) -> InsufficientStock:
     return InsufficientStock(f"{len(short)} product/lot(s) short. {first}", fields)
 
 
-def _write_balances(session, id_warehouse: int, amounts: dict[tuple[str, str], int]) -> None:
+def _write_balances(session, id_warehouse: int, amounts: dict[tuple[str, str], int],
+                    received: dict[tuple[str, str], str]) -> None:
     # Each balance carries its lot's best-before (the alerts' index); a lot received here for the
     # first time gets it from keep_best_before, which runs after this in the same booking.
     connection = session.connection()
     quote = connection.dialect.identifier_preparer.quote
     mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
-    dated = _kept_best_before(connection, quote(BestBefore.__tablename__), mark, sorted(amounts))
+    table = quote(BestBefore.__tablename__)
+    dated = _kept_best_before(connection, table, mark, sorted(amounts))
+    new = [key for key in sorted(amounts) if key not in dated]
+    if new and connection.dialect.name == "postgresql":
+        _wait_for_first_best_before(connection, new, received)
+        dated.update(_kept_best_before(connection, table, mark, new))
     upsert_tuples(session, Balance.__table__, ["id_warehouse", "product_code", "lot", "amount_milli", "best_before"],
                   ["id_warehouse", "product_code", "lot"],
                   [(id_warehouse, code, lot, amount, dated.get((code, lot), ""))
                    for (code, lot), amount in amounts.items()])
+
+
+def _wait_for_first_best_before(connection, new: list[tuple[str, str]], received: dict) -> None:
+    """PostgreSQL: wait for a booking in another warehouse that is giving one of these lots its
+    first best-before, and make such a booking wait for this one.
+
+    A lot's best-before is copied into its balance in every warehouse: from the lot's row when
+    the balance is written, and by keep_best_before into the balances already there when the row
+    is first written. Two warehouses booking a new lot at once, one with its date and one without,
+    would each miss the other's uncommitted work: the second balance kept no date until its next
+    booking. Each such pair (product, lot) without a row is locked for the transaction before its
+    balance is written: exclusively by a booking that receives its date, shared by any other, so
+    that bookings of dateless goods never wait for each other. Then the row is read again. The
+    locks are taken in one order (the statement's ORDER BY, which PostgreSQL applies before it
+    evaluates volatile output such as a lock), in a space of their own beside the writers' locks
+    (storage/db.py), and after them: no two bookings wait for each other in a circle. SQLite has
+    one writer at a time: there is nothing to wait for.
+    """
+    space = "hashtext(current_schema() || ':best_before')"
+    rows = ", ".join(["(%s, %s, %s)"] * len(new))
+    connection.exec_driver_sql(
+        f"SELECT CASE WHEN first THEN pg_advisory_xact_lock({space}, k) "
+        f"ELSE pg_advisory_xact_lock_shared({space}, k) END FROM ("
+        f"SELECT hashtext(product_code || chr(31) || lot) AS k, bool_or(first) AS first "
+        f"FROM (VALUES {rows}) AS pairs (product_code, lot, first) GROUP BY 1) AS wanted ORDER BY k",
+        tuple(value for code, lot in new for value in (code, lot, bool(received.get((code, lot)))))).all()
 
 
 def keep_best_before(session, lines) -> None:

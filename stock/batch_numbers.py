@@ -14,12 +14,12 @@ or so at a time), so this is the cheapest way to make "above every number used" 
 Not in the audit trail: a block is part of booking, as a batch is, and the keys listing
 (`flask keys list`) shows each key's blocks.
 
-Plain functions on a session; may import models, storage/, stock.errors, identity.caller.
+Plain functions on a session; may import models, storage/, stock.errors, stock.caller.
 """
 from sqlalchemy import bindparam, func, insert, select
 
 from models import ApiKey, Batch, BatchNumberBlock
-from identity.caller import Caller
+from stock.caller import Caller
 from stock.errors import Conflict, Forbidden
 from storage.db import utc_now, writing
 

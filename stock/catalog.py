@@ -4,11 +4,12 @@ from contextlib import closing
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from identity.caller import SHARED
 from models import Balance, Customer, Packaging, Product
 from stock import audit
 from stock.audit import Actor
+from stock.caller import SHARED
 from stock.errors import Conflict, Invalid, NotFound, ServiceError
+from stock.naming import product_names
 from stock.quantities import from_milli
 from stock.text_search import ascii_lower, folded_column
 from storage.db import reading, writing
@@ -327,7 +328,7 @@ def _check_barcodes(session, product_code: str, fields: dict, product: Product) 
         .limit(1)
     ).first()
     if clash is not None:
-        message = f"A barcode is already used by product {clash.product_code!r}."
+        message = f"A barcode is already used by {product_names(session, [clash.product_code])[clash.product_code]} ({clash.product_code})."
         # Named for the office's form: the field holding the barcode taken.
         field = "base_unit_barcode" if base and base == clash.barcode else "packaging"
         raise Conflict(message, {"data": {field: [message]}})

@@ -9,11 +9,12 @@ from datetime import date, timedelta
 from sqlalchemy import func, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from identity.caller import Caller
 from models import ApiKey, AuditEntry, Batch, Customer, OrderDocument, OrderItem, Product, WarehouseDocument
 from stock import audit, outbox
 from stock.audit import Actor
+from stock.caller import Caller
 from stock.errors import Conflict, Forbidden, Invalid, NotFound, item_errors
+from stock.naming import warehouse_words
 from stock.policy import Policy
 from stock.quantities import from_milli, within_places
 from stock.text_search import ascii_lower, folded_column
@@ -106,9 +107,12 @@ def _dated(order: OrderDocument) -> OrderDocument:
     return order
 
 
-def expiration_limit_date(order: OrderDocument) -> date:
-    """Goods for this order must keep at least until this day (today + expiration_limit days)."""
-    return date.today() + timedelta(days=order.expiration_limit)
+def expiration_limit_date(order: OrderDocument, today: date | None = None) -> date:
+    """Goods for this order must keep at least until this day (today + expiration_limit days).
+
+    `today` is the day as the reader sees it: the office's pages and paper give the depot's
+    (pages/clock.py depot_today); None is the machine's, as a booking reads it."""
+    return (today or date.today()) + timedelta(days=order.expiration_limit)
 
 
 def acquire_order(session, caller: Caller, document_number: str, policy: Policy) -> OrderDocument:
@@ -246,7 +250,7 @@ def order_for_batch(session, caller: Caller, settings: dict, policy: Policy) -> 
                       {"data": {"batch_settings": {"document_number": ["Unknown order document."]}}})
     problems = {}
     if order.id_warehouse != settings["id_warehouse"]:
-        problems["id_warehouse"] = [f"The order document is for warehouse {order.id_warehouse}."]
+        problems["id_warehouse"] = [f"The order document is for {warehouse_words(session, order.id_warehouse)}."]
     if settings["type"] not in order.allowed_types.split(","):
         problems["type"] = [f"The order document allows types {order.allowed_types}."]
     if settings["direction"] not in order.allowed_directions.split(","):
@@ -301,15 +305,19 @@ def fill_order(order: OrderDocument, settings: dict, items: list[dict], is_count
     return finished
 
 
-def closed_event(order: OrderDocument, closed_by: str, reason: str = "", batch_number: int = 0) -> tuple[str, dict]:
+def closed_event(order: OrderDocument, closed_by: str, closed_by_kind: str, reason: str = "",
+                 batch_number: int = 0) -> tuple[str, dict]:
     """The `order.closed` event of an order its caller just closed, for stock/outbox.py.
 
     Closed by hand it carries the office's reason and batch_number 0; closed by the batch that
     delivered its last line, that batch's number and no reason (the office gave none). Either way
-    `closed_by` is the person's or key's name, as the audit trail and the batch keep it.
+    `closed_by` is the person's or key's name cut to 100 characters, as a batch keeps who posted
+    it, and `closed_by_kind` says which it was ("person", "key", or "cli" for a command on the
+    depot's PC), as the audit trail's who_kind does: a key and a person may share a name.
     """
     return "order.closed", {"document_number": order.document_number, "id_warehouse": order.id_warehouse,
-                            "closed_by": closed_by, "reason": reason, "batch_number": batch_number}
+                            "closed_by": closed_by[:100], "closed_by_kind": closed_by_kind,
+                            "reason": reason, "batch_number": batch_number}
 
 
 
@@ -328,7 +336,7 @@ def close_order(session, caller: Caller, actor: Actor, document_number: str, rea
         order.locked_at = None
         audit.record(session, actor, "order.close", document_number,
                      {"state": [before, CLOSED], "reason": ["", reason]}, reach=frozenset({id_warehouse}))
-        outbox.emit(session, *closed_event(order, actor.who, reason))
+        outbox.emit(session, *closed_event(order, actor.who, actor.kind, reason))
 
 
 def release_order(session, caller: Caller, actor: Actor, document_number: str) -> None:

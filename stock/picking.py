@@ -9,7 +9,7 @@ from datetime import date
 
 from sqlalchemy import and_, select
 
-from identity.caller import Caller
+from stock.caller import Caller
 from models import ApiKey, Balance, BestBefore, Customer, OrderDocument, Product
 from stock.orders import CLOSED, OPEN_STATES, expiration_limit_date, get_order
 from stock.policy import Policy
@@ -47,10 +47,11 @@ def plan_picks(lines: list[dict], stock: dict[str, list[dict]], limit: date | No
     return [planned[line["item_number"]] for line in lines]
 
 
-def pick_list(session, caller: Caller, document_number: str) -> dict:
-    """The order (NotFound as get_order) and its open goods-out lines with their picks."""
+def pick_list(session, caller: Caller, document_number: str, today: date | None = None) -> dict:
+    """The order (NotFound as get_order) and its open goods-out lines with their picks; the
+    expiration limit counted from `today` (the depot's day on paper; None: the machine's)."""
     order = get_order(session, caller, document_number)
-    limit = order.expiration_limit_date if order.expiration_limit > 0 else None
+    limit = expiration_limit_date(order, today) if order.expiration_limit > 0 else None
     lines = []
     for item in order.items if order.state != CLOSED else ():  # a closed order expects nothing more
         open_milli = item.amount_ordered_milli - item.amount_delivered_milli

@@ -14,12 +14,13 @@ from operator import itemgetter
 from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 
-from identity.caller import Caller
 from models import Batch, BatchExtra, BatchItem, Packaging, Product, Stocktaking, WarehouseDocument
 from stock import outbox
-from stock.batch_numbers import refuse_number_of_another
 from stock.balances import NUMBERED, add_document_lines_of_batch, change_balances, keep_best_before, new_document
+from stock.batch_numbers import refuse_number_of_another
+from stock.caller import Caller
 from stock.errors import Conflict, item_errors
+from stock.naming import product_words
 from stock.orders import closed_event, fill_order, order_for_batch
 from stock.policy import Policy, refuse_far_future
 from stock.quantities import LIMIT, SCALE, from_milli, within_places
@@ -150,7 +151,7 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
     order = order_for_batch(session, caller, settings, policy)
     order_closed = None
     if order is not None and fill_order(order, settings, items, is_count):
-        order_closed = closed_event(order, caller.name, batch_number=settings["batch_number"])
+        order_closed = closed_event(order, caller.name, caller.kind, batch_number=settings["batch_number"])
     if batch.get("batch_extras"):
         session.execute(insert(BatchExtra), [
             {"batch_number": settings["batch_number"], "position": i, **extra}
@@ -250,7 +251,7 @@ def _scan_problem(code: str, unit: str, amount: int, amount_base: int | None, lo
     if product is None:
         return "product_code", f"No product {code!r}."
     if not product["active"]:
-        return "product_code", f"Product {code!r} is not active."
+        return "product_code", f"{product_words(product['name'], code)} ({code}) is not active."
     factor = product["factors"].get(unit)
     if factor is None:
         return "unit", f"{unit!r} is neither the base unit nor a packaging of the product."
@@ -262,7 +263,7 @@ def _scan_problem(code: str, unit: str, amount: int, amount_base: int | None, lo
     if not within_places(base, product["decimal_places"]):
         # 0.5 of a product counted in whole pieces is a mistake, not a half piece.
         return "amount", (f"In base units this has more than {product['decimal_places']} decimal "
-                          f"place(s), as the product {code!r} is counted.")
+                          f"place(s), as {product_words(product['name'], code)} is counted.")
     if base >= LIMIT * SCALE:
         return "amount", f"In base units this must be less than {LIMIT}."
     if amount_base is not None and amount_base != base:
@@ -302,9 +303,13 @@ def _book_movement(session, settings, order, items, policy: Policy, day: date, t
     direction, warehouse = settings["direction"], settings["id_warehouse"]
     sign = 1 if direction == "I" else -1
     deltas: dict[tuple[str, str], int] = defaultdict(int)
+    received: dict[tuple[str, str], str] = {}
     for item in items:
-        deltas[(item["product_code"], item.get("lot", ""))] += sign * item["amount_base_milli"]
-    change_balances(session, warehouse, deltas, policy, items)
+        key = (item["product_code"], item.get("lot", ""))
+        deltas[key] += sign * item["amount_base_milli"]
+        if sign > 0 and item.get("date_exp"):
+            received[key] = item["date_exp"]
+    change_balances(session, warehouse, deltas, policy, items, received)
     if sign > 0:
         keep_best_before(session, items)
     session.flush()  # the order's changes

@@ -2,14 +2,14 @@
 its last movement lines, and its stock at the end of each of the last months.
 
 Read-only functions on a session, each a fixed number of statements. May import models,
-identity.caller and stock.records; the pages call them (pages/products.py).
+stock.caller and stock.records; the pages call them (pages/products.py).
 """
 from collections import defaultdict
 from datetime import date
 
 from sqlalchemy import case, func, select
 
-from identity.caller import Caller
+from stock.caller import Caller
 from models import Balance, WarehouseDocument, WarehouseDocumentItem
 from stock.records import in_warehouses
 

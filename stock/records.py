@@ -7,7 +7,7 @@ from itertools import groupby
 
 from sqlalchemy import exists, func, select
 
-from identity.caller import Caller
+from stock.caller import Caller
 from models import Batch, BatchExtra, BatchItem, Product, WarehouseDocument, WarehouseDocumentItem
 from stock.errors import NotFound
 

@@ -7,7 +7,7 @@ collected for every row before anything changes, so that an import can name ever
 """
 from sqlalchemy import func, select, tuple_
 
-from identity.caller import Caller
+from stock.caller import Caller
 from models import Balance, Product, ReorderLevel, Warehouse
 from stock.audit import Actor, record
 from stock.errors import Invalid

@@ -12,7 +12,7 @@ from itertools import groupby
 from sqlalchemy import case, func, or_, select, tuple_, union, union_all
 from sqlalchemy.orm import aliased
 
-from identity.caller import Caller
+from stock.caller import Caller
 from models import (Balance, Customer, Product, Stocktaking, StocktakingItem, WarehouseDocument,
                     WarehouseDocumentItem)
 from stock.records import in_warehouses, within

@@ -8,10 +8,11 @@ from datetime import date
 
 from sqlalchemy import delete, select
 
-from identity.caller import Caller
 from models import Product, Stocktaking, StocktakingItem, WarehouseDocument, WarehouseDocumentItem
 from stock.balances import add_document_items, balances_of, change_balances, new_document
+from stock.caller import Caller
 from stock.errors import NotFound
+from stock.naming import warehouse_words
 from stock.policy import Policy
 from storage.db import writing
 
@@ -86,12 +87,14 @@ def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: d
     (product, lot) for the document lines.
     """
     keys = set(old) | set(wanted)
-    change_balances(session, stocktaking.id_warehouse,
-                    {key: wanted.get(key, 0) - old.get(key, 0) for key in keys}, policy)
+    deltas = {key: wanted.get(key, 0) - old.get(key, 0) for key in keys}
+    expiry = expiry or {}
+    # The gains' document keeps their best-before (keep_best_before): those are what it receives.
+    change_balances(session, stocktaking.id_warehouse, deltas, policy,
+                    received={key: expiry[key] for key, amount in wanted.items() if amount > 0 and expiry.get(key)})
     listed = {code for (code, _), amount in wanted.items() if amount}
     names = dict(session.execute(select(Product.product_code, Product.name)
                                  .where(Product.product_code.in_(listed))).all()) if listed else {}
-    expiry = expiry or {}
     for attribute, direction, sign in (("in_document_id", "I", 1), ("out_document_id", "O", -1)):
         lines = [{"product_code": code, "name": names.get(code, ""), "lot": lot,
                   "date_exp": expiry.get((code, lot), ""), "amount_base_milli": sign * amount}
@@ -120,7 +123,7 @@ def delete_stocktaking(session, caller: Caller, id_warehouse: int, day: date, po
     with writing(session, [id_warehouse]):
         stocktaking = session.get(Stocktaking, (id_warehouse, day))
         if stocktaking is None:
-            raise NotFound(f"No stocktaking of warehouse {id_warehouse} on {day.isoformat()}.")
+            raise NotFound(f"No stocktaking of {warehouse_words(session, id_warehouse)} on {day.isoformat()}.")
         old = stocktaking_adjustments(session, stocktaking)
         _rewrite_adjustments(session, stocktaking, old, {}, policy, date.today())  # writes no document
         session.execute(delete(StocktakingItem).where(StocktakingItem.id_warehouse == id_warehouse,

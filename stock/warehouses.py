@@ -7,9 +7,9 @@ import models, storage, stock.errors and stock.audit (identity/api_keys.py and p
 from sqlalchemy import bindparam, select
 from sqlalchemy.exc import IntegrityError
 
-from identity.caller import EVERY, Caller, require_may_manage
 from models import Warehouse
 from stock import audit
+from stock.caller import EVERY, Caller, require_may_manage
 from stock.errors import Conflict, Invalid, NotFound
 from storage.db import writing
 
@@ -17,7 +17,7 @@ FIELDS = ("id_warehouse", "name", "address", "active")
 
 
 def list_warehouses(session, caller=None) -> list[dict]:
-    """Every warehouse by id; a key (identity.caller.Caller) limited to warehouses sees those."""
+    """Every warehouse by id; a key (stock.caller.Caller) limited to warehouses sees those."""
     query = select(Warehouse).order_by(Warehouse.id_warehouse)
     if caller is not None and caller.warehouses is not None:
         query = query.where(Warehouse.id_warehouse.in_(sorted(caller.warehouses)))
@@ -70,15 +70,15 @@ def update_warehouse(session, actor: audit.Actor, id_warehouse: int, fields: dic
 
 def require_warehouse(session, id_warehouse: int, path: tuple = ("data", "id_warehouse")) -> None:
     """422 naming the field at `path` unless the warehouse exists and is active."""
-    active = session.connection().scalar(_ACTIVE, {"id_warehouse": id_warehouse})
-    if active is None:
+    found = session.connection().execute(_ACTIVE, {"id_warehouse": id_warehouse}).first()
+    if found is None:
         _refuse(path, f"No warehouse {id_warehouse}: add it first (POST /v1/warehouses/).")
-    if not active:
-        _refuse(path, f"Warehouse {id_warehouse} is not active.")
+    if not found.active:
+        _refuse(path, f"{found.name} (warehouse {id_warehouse}) is not active.")
 
 
 # Built once: every booking asks, and building the statement cost more than SQLite's answer.
-_ACTIVE = select(Warehouse.active).where(Warehouse.id_warehouse == bindparam("id_warehouse"))
+_ACTIVE = select(Warehouse.active, Warehouse.name).where(Warehouse.id_warehouse == bindparam("id_warehouse"))
 
 
 def require_warehouses(session, ids, field: str = "warehouses") -> None:

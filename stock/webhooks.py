@@ -4,14 +4,14 @@ Plain functions on a session for the API and the admin pages. The sending itself
 background/sender.py; here only the receivers and what their deliveries answered.
 
 A webhook may be limited to warehouses: it is then sent only their events. One made by an admin
-limited to warehouses is limited to them (identity/caller.py `may_manage`), and such an admin
+limited to warehouses is limited to them (stock/caller.py `may_manage`), and such an admin
 sees and removes only webhooks within its warehouses (DESIGN 26).
 """
 import secrets
 
 from sqlalchemy import delete, func, select
 
-from identity.caller import Caller, may_manage, parse_warehouses, reach_of, require_may_manage, warehouses_text
+from stock.caller import Caller, may_manage, parse_warehouses, reach_of, require_may_manage, warehouses_text
 from models import OutboxEvent, Webhook, WebhookDelivery
 from stock.audit import Actor, record
 from stock.errors import Invalid, NotFound

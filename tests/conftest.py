@@ -10,15 +10,17 @@ pytest.ini runs the suite on every core (pytest-xdist; `-n 0` in one process, as
 A run has one database (`database_config`): on SQLite a copy of a template at the
 newest migration, copied anew for each test; on PostgreSQL a schema emptied for each
 test. The `app` on it is built once and renewed for each test (SharedApp), so that no
-test sees what the one before it made, kept or changed (tests/test_isolation.py).
+test sees what the one before it made, kept or changed (tests/storage/test_isolation.py).
 Tests that need other settings make their own with `make_app`.
 
-The tests come in layers, and each file is named after what it tests:
-- rules: tests/test_<module>.py tests stock/<module>.py on a session (the `session`,
+The tests come in layers, in folders that mirror the rooms of the code (tests/api, stock,
+identity, pages, scanner, transfer, printing, operations, background, storage, house), and each
+file is named after what it tests:
+- rules: tests/stock/test_<module>.py tests stock/<module>.py on a session (the `session`,
   `callers`, `catalog_products` and `scanner` fixtures), no HTTP: test_posting.py,
   test_orders.py, test_stocktaking.py (test_stock.py: the stock package as a whole).
   Most booking cases live here.
-- HTTP: tests/test_<resource>.py tests one resource of the service through the test
+- HTTP: tests/api/test_<resource>.py tests one resource of the service through the test
   client (`api`, `api_as`): test_batches.py for /v1/batches, test_documents.py for
   /v1/documents, test_stocktakings.py for /v1/stocktakings...: per operation its success
   and its errors as answered (status, error body, fields), and what only HTTP has.
@@ -47,7 +49,7 @@ from sqlalchemy import create_engine, text
 sys.path.insert(0, os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 from identity import api_keys, people  # noqa: E402
-from identity.caller import Caller  # noqa: E402
+from stock.caller import Caller  # noqa: E402
 import models  # noqa: E402,F401  (db.metadata: the tables, in the order they refer to each other)
 from app import create_app  # noqa: E402
 from helpers import add_products, batch, created, known_product_bodies  # noqa: E402
@@ -454,7 +456,7 @@ class Scanner:
 
 @pytest.fixture
 def callers(session):
-    """Callers (identity.caller.Caller) of the rule layer: alice and bob may scan in every
+    """Callers (stock.caller.Caller) of the rule layer: alice and bob may scan in every
     warehouse, carol only in warehouse 1; each is a key stored in the database."""
     made = {}
     for name, role, warehouses in (("alice", "scan", None), ("bob", "scan", None),
@@ -656,3 +658,82 @@ def phone(browser, dairy):
     context = open_context(browser, dairy)
     yield context
     close_context(context)
+
+
+# --- the office pages: a small depot through the test client, the demo depot in chromium ------
+# Imported here, below what they import of this module (Scanner, PASSWORD, sideways).
+
+import sqlite3  # noqa: E402
+from contextlib import closing  # noqa: E402
+
+from sqlalchemy.engine import make_url  # noqa: E402
+
+from browsing import TIMEOUT_MS, make_demo  # noqa: E402
+from helpers import product  # noqa: E402
+from office import Depot  # noqa: E402
+
+
+@pytest.fixture
+def depot(api):
+    for body in (product("MILK-1L", name="Milk 1 l"), product("CHEESE", name="Edam cheese", base_unit="kg",
+                                                              lot_level=1),
+                 product("SOAP", name="Liquid soap")):
+        created(api.post("/v1/products/", body))
+    depot = Depot(api)
+    depot.booked("I", [("MILK-1L", 40, "pc", ""), ("CHEESE", "2.5", "kg", "L1"), ("CHEESE", 3, "kg", "L2")],
+               days_ago=20)
+    depot.booked("I", [("MILK-1L", 10, "pc", ""), ("SOAP", 6, "pc", "")], days_ago=2)
+    depot.booked("O", [("MILK-1L", 5, "pc", "")], days_ago=1)
+    depot.booked("I", [("SOAP", 7, "pc", "")], days_ago=1, warehouse=2)
+    return depot
+
+
+@pytest.fixture(scope="session")
+def demo_sqlite_depot(sqlite_template, tmp_path_factory):
+    """On SQLite the demo is made once per worker, in a copy of the template: each test copies it.
+
+    (The password of its office person, which each copy shares.)"""
+    if sqlite_template is None:
+        return None
+    path = tmp_path_factory.mktemp("demo") / "warehouse.db"
+    shutil.copyfile(sqlite_template, path)
+    app = create_app({"TESTING": True, "SQLALCHEMY_DATABASE_URI": f"sqlite:///{path}"})
+    password = make_demo(app)
+    close_app(app)
+    return path, password
+
+
+@pytest.fixture
+def demo_depot(app, database_config, demo_sqlite_depot, live_server):
+    """The demo depot on the test's database, the service serving it, and its office person's password."""
+    if demo_sqlite_depot is None:
+        return live_server(), make_demo(app)
+    path, password = demo_sqlite_depot
+    # SQLite's own copy, page by page: safe where the test's app has the file open.
+    with closing(sqlite3.connect(path)) as demo, \
+            closing(sqlite3.connect(sqlite_file(make_url(database_config["SQLALCHEMY_DATABASE_URI"])))) as test:
+        demo.backup(test)
+    return live_server(), password
+
+
+@pytest.fixture
+def page(browser, demo_depot):
+    """A fresh browser tab that may reach the service only; `page.elsewhere` lists any other request."""
+    server, _ = demo_depot
+    context = browser.new_context(viewport={"width": 1200, "height": 820}, accept_downloads=True)
+    context.set_default_timeout(TIMEOUT_MS)
+    base = f"http://127.0.0.1:{server.port}"
+    elsewhere = []
+
+    def only_the_service(route):
+        if route.request.url.startswith(base + "/"):
+            route.continue_()
+        else:
+            elsewhere.append(route.request.url)
+            route.abort()
+
+    context.route("**/*", only_the_service)
+    tab = context.new_page()
+    tab.base, tab.elsewhere = base, elsewhere
+    yield tab
+    context.close()

@@ -1,6 +1,8 @@
 """Bodies the tests build again and again, and the rule layer's import and read of an order."""
+from models import Customer
 from schemas import order_create_schema
 from stock import orders
+from storage.db import writing
 
 
 def product(code="P1", **fields):
@@ -137,3 +139,13 @@ def qr_holds(svg: str, text: str) -> bool:
         if qr_modules(svg) == expected:
             return True
     return False
+
+
+def add_customers(session, *ids):
+    with writing(session):
+        for id_customer in ids:
+            session.add(Customer(
+                id_customer=id_customer, name=f"Customer {id_customer}", registration_number=f"R{id_customer}",
+                tax_id=f"T{id_customer}", vat_number=f"CZ{id_customer}", street="Dlouhá 1", city="Praha",
+                zip="110 00", country="CZ",
+            ))

@@ -1,4 +1,4 @@
-"""Run by tests/test_migrations.py with the code of the release before migrations.
+"""Run by tests/operations/test_migrations.py with the code of the release before migrations.
 
 `python old_release.py CODE_DIR DATABASE_URL SEARCH_PATH OUT.json`: the app of the
 old code (CODE_DIR, a `git archive` of a fixed commit) makes its tables with

@@ -222,7 +222,7 @@ def receive(tab, *codes):
 
 def keep_screenshot(tab, name):
     """The page as it is now, kept for docs/ when WAREHOUSE_SCREENSHOTS names the folder
-    (`WAREHOUSE_SCREENSHOTS=$PWD/docs pytest tests/test_scanner_browser.py tests/test_scanner_offline.py`)."""
+    (`WAREHOUSE_SCREENSHOTS=$PWD/docs/images pytest tests/scanner/test_scanner_browser.py tests/scanner/test_scanner_offline.py`)."""
     folder = os.environ.get("WAREHOUSE_SCREENSHOTS")
     if folder:
         tab.screenshot(path=os.path.join(folder, name))

@@ -103,7 +103,7 @@ class LiveServer:
             env = {k: v for k, v in os.environ.items()
                    if k not in ("DATABASE_URL", "WAREHOUSE_HOST", "WAREHOUSE_PORT", "WAREHOUSE_THREADS")}
             env["WAREHOUSE_API_KEY"] = self.api_key
-            # No automatic backup unless the test asks for one (tests/test_backups.py).
+            # No automatic backup unless the test asks for one (tests/operations/test_backups.py).
             env.setdefault("WAREHOUSE_BACKUP_HOURS", "0")
             busy_timeout = self.database_config.get("BUSY_TIMEOUT")  # conftest: PostgreSQL is shared
             if busy_timeout:
@@ -292,3 +292,27 @@ def query(database_config: dict, sql: str, **params) -> list[tuple]:
             return [tuple(row) for row in conn.execute(text(sql), params)]
     finally:
         engine.dispose()
+
+
+TIME_BUDGET = 20.0  # seconds for the whole load; threads stop early when it is spent
+def run_threads(count: int, work, budget: float = TIME_BUDGET) -> list:
+    """Run work(index, deadline) in `count` threads started together; re-raise what they raise."""
+    barrier = threading.Barrier(count)
+    deadline = time.monotonic() + budget
+    errors = []
+
+    def target(index):
+        try:
+            barrier.wait(timeout=budget)
+            work(index, deadline)
+        except BaseException as error:  # noqa: BLE001 - handed to the test thread below
+            errors.append(error)
+
+    threads = [threading.Thread(target=target, args=(i,), daemon=True) for i in range(count)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=budget + 40)
+    assert not any(thread.is_alive() for thread in threads), "a client thread did not finish"
+    if errors:
+        raise errors[0]

@@ -16,7 +16,7 @@ FORMATS = ("EAN13", "EAN8", "UPCA", "Code128", "QRCode")
 def read_frame(body: bytes) -> dict | None:
     """{text, format} of the first barcode the image shows, or None when it shows none."""
     # Imported at the first frame, not with the service: most depots scan with a wedge or
-    # BarcodeDetector and never send one (tests/test_startup.py holds the start's weight).
+    # BarcodeDetector and never send one (tests/operations/test_startup.py holds the start's weight).
     import zxingcpp
     from PIL import Image, UnidentifiedImageError
 
