@@ -1,5 +1,8 @@
 """/scan, its service worker and its help: served whole by the service, for any device's browser."""
-from flask import render_template, request, send_from_directory
+import json
+from pathlib import Path
+
+from flask import make_response, render_template, request
 
 from page_policy import blueprint_policy
 from scanner import bp
@@ -28,10 +31,30 @@ def scan_help():
     return render_template("scanner/help.html", version=VERSION, host=request.host)
 
 
+# The line of worker.js that service_worker() fills in with the page's assets.
+ASSETS_LINE = "const ASSETS = [];"
+
+
+def page_assets() -> list[str]:
+    """The addresses of every file in static/ but the worker itself: the page's stylesheet and modules."""
+    folder = Path(bp.static_folder)
+    return sorted(f"{bp.static_url_path}/{path.relative_to(folder).as_posix()}" for path in folder.rglob("*")
+                  if path.is_file() and path != folder / "worker.js")
+
+
 @bp.get("/scan/worker.js")
 def service_worker():
-    """The service worker that keeps the page for offline start (its scope is /scan, one step above it)."""
-    response = send_from_directory(bp.static_folder, "worker.js", mimetype="text/javascript", max_age=0)
+    """The service worker that keeps the page for offline start (its scope is /scan, one step above it).
+
+    The list of what it keeps is written in here, from the files themselves: a module added to
+    static/ is kept with no list to keep in step, and the worker's text changes with it, so a
+    device that opens the page online installs the new worker, which keeps the new module too."""
+    source = (Path(bp.static_folder) / "worker.js").read_text(encoding="utf-8")
+    if ASSETS_LINE not in source:
+        raise RuntimeError(f"scanner/static/worker.js has no line {ASSETS_LINE!r} for the page's assets")
+    response = make_response(source.replace(ASSETS_LINE, f"const ASSETS = {json.dumps(page_assets())};", 1))
+    response.mimetype = "text/javascript"
     response.headers["Service-Worker-Allowed"] = "/scan"
     response.headers["Cache-Control"] = "no-cache"
-    return response
+    response.add_etag()
+    return response.make_conditional(request)
