@@ -30,6 +30,13 @@ CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-backg
                  "--disable-component-update", "--no-first-run", "--disable-sync"]
 
 
+def page_assets() -> list[str]:
+    """The page's scripts and styles: every file of scanner/static but the service worker (as the
+    worker's own list is made, scanner/views.py)."""
+    static = server.REPO / "scanner" / "static"
+    return sorted(path.name for path in static.iterdir() if path.is_file() and path.name != "worker.js")
+
+
 def ean13(number: int) -> str:
     body = f"40{number:010d}"
     check = (10 - sum(int(d) * (3 if i % 2 else 1) for i, d in enumerate(body)) % 10) % 10
@@ -86,8 +93,7 @@ def scenario_s(ctx):
                     signins.append((time.perf_counter() - started) * 1000)
                     other.close()
                 weight = sum(len(gzip.compress(tab.request.get(f"{base}/scan/assets/{name}").body(), 9))
-                             for name in ("app.js", "amounts.js", "api.js", "camera.js", "catalogue.js", "feedback.js",
-                                          "flow.js", "input.js", "numbers.js", "queue.js", "store.js", "scan.css"))
+                             for name in page_assets())
                 office_css = len(gzip.compress(tab.request.get(f"{base}/assets/style.css").body(), 9))
                 tab.get_by_role("button", name="Receive").click()
                 tab.wait_for_function("() => document.body.dataset.screen === 'flow'")

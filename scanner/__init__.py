@@ -2,11 +2,32 @@
 
   views.py         the page, its service worker and its help page; the page's own headers
   templates/       the page (scanner/scan.html) and its help (scanner/help.html)
-  static/          plain ES modules written here, no build step, nothing from elsewhere:
-                     app.js (wires the page), api.js (calls with the key), store.js (IndexedDB),
-                     catalogue.js, numbers.js, queue.js (no DOM: a test may drive them alone),
-                     input.js (wedge, typed, camera -> one "scanned"), camera.js, feedback.js,
-                     amounts.js, flow.js (the open flow's rules), worker.js (offline start)
+  static/          plain ES modules written here, no build step, nothing from elsewhere; each
+                   imports only those listed below it, never in a circle (docs/scanner.md):
+    app.js           the page module: wires the others to the page, offers the flows, starts it
+    receive.js, pick.js, ship.js, count.js   one per flow: its screen, what it does its own way
+    flow_screen.js   what a flow's module is, and what every flow does unless it says otherwise
+    booking.js       the open flow opened from its home button, booked onto the queue, or left
+    scanning.js      what a scan does in a flow: resolved, checked, its lot asked, added, told
+    quantity.js      the Quantity field and its keypad; a tap on a line highlights it
+    attention.js     a refused batch's buttons: send again, edit, delete
+    data.js          the catalogue, warehouses and open orders kept for offline work, refreshed
+    sending.js       the queue sent from this tab, one round at a time
+    pairing.js       the key: from the pairing QR's address or pasted, unpaired, refused
+    show.js          which screen shows, drawn whole from the state
+    lines.js         the open flow drawn: the last scan's big line, the lines, what the order has left
+    status.js        the bar's online / offline / not paired, and the queue's list
+    viewfinder.js    the Camera button: camera.js opened and closed, and why it cannot open
+    screen.js        small parts: an element by id, the notice, a question, a choice, the scan's focus
+    state.js         what the page holds while open, one object shared; the flows it offers
+    input.js         wedge, typed, camera -> one "scanned"
+    camera.js, feedback.js   the camera as a scanner; tones and vibration
+    queue.js, numbers.js, catalogue.js, store.js, api.js   the queue and its one sender, blocks of
+                     batch numbers, the catalogue, IndexedDB, calls with the key (no DOM: a test
+                     may drive them alone)
+    flow.js, amounts.js   a flow's rules (what a scan adds, the batches it books); amounts (no DOM)
+    worker.js        the service worker (offline start): keeps every file of static/, listed by
+                     views.py as it serves it
 
 The page speaks only the public /v1 API with the device's key, as any scanner app does; it
 needs no session and sets no cookie.

@@ -7,6 +7,7 @@ package's own list of what it may not import (FORBIDDEN) and the order of the ru
 """
 import ast
 import os
+import re
 
 import pytest
 
@@ -257,3 +258,20 @@ def test_no_two_rooms_lean_on_each_other():
                 leaning.setdefault(room_of(module), {}).setdefault(room_of(target), line)
     found = circles(leaning)
     assert not found, "rooms in a circle:\n" + "\n".join(found)
+
+
+def test_the_scanners_modules_import_only_those_listed_below_them():
+    """The browser scanner's modules as scanner/__init__.py lists them, the page module first: each
+    imports only modules listed after it (so never in a circle), and every module of static/ is there."""
+    static = os.path.join(REPO, "scanner", "static")
+    with open(os.path.join(REPO, "scanner", "__init__.py"), encoding="utf-8") as file:
+        docstring = ast.get_docstring(ast.parse(file.read()))
+    listed = [name for names in re.findall(r"^ {4}((?:[a-z_]+\.js(?:, )?)+) ", docstring, re.MULTILINE)
+              for name in names.split(", ")]
+    assert sorted(listed) == sorted(name for name in os.listdir(static) if name.endswith(".js"))
+    upwards = []
+    for place, name in enumerate(listed):
+        with open(os.path.join(static, name), encoding="utf-8") as file:
+            upwards += [(name, target) for target in re.findall(r'^import .* from "\./([\w.]+)";$', file.read(), re.MULTILINE)
+                        if target not in listed[place + 1:]]
+    assert upwards == []

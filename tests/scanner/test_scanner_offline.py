@@ -3,14 +3,19 @@ network wait on the device (IndexedDB) and reach the service exactly once, whate
 a reload, two tabs, the service restarted, an answer lost on the way back, the phone's clock off by
 hours, the device paired anew. The stock after each equals the stock of the batches booked once each.
 """
+import hashlib
 import re
 from datetime import date, datetime, timedelta
+from pathlib import Path
 
 from playwright.sync_api import expect
+
+from static_files import hashed_name
 
 from scanner_page import (CHEESE, MILK, MILK_CRATE, booked, choose, close_context, keep_screenshot, kept,
                           lease_sending_to_this_tab, open_context, paired, pick_order, ready_for_a_dead_spot, receive, stock_up,
                           wedge)
+from server import REPO
 
 
 def waiting(tab, count):
@@ -54,6 +59,22 @@ def test_three_batches_booked_offline_survive_a_reload_and_are_booked_once_back_
     numbers = sent_batches(dairy)
     assert len(numbers) == len(set(numbers)) == 3
     assert dairy.stock("MILK-1L") == 1 + 12 + 1
+
+
+def test_the_service_worker_keeps_every_file_of_the_page_for_a_start_offline(phone, dairy):
+    """Every module and stylesheet of scanner/static, whatever its name: one left out of what the
+    worker keeps is missing when the phone next starts the page in a dead spot, and the page with it."""
+    tab = paired(phone, dairy, dairy.key("phone-1"))
+    ready_for_a_dead_spot(tab)  # the worker in control: it has kept what it keeps
+    held = tab.evaluate("""async () => (await (await caches.open("warehouse-scanner-page")).keys())
+        .map((request) => new URL(request.url).pathname)""")
+    static = Path(REPO) / "scanner" / "static"
+    # Each at the address its contents name (static_files.py): name.<first 12 hex of its SHA-256>.ext
+    files = {"/scan/assets/" + hashed_name(path.relative_to(static).as_posix(),
+                                           hashlib.sha256(path.read_bytes()).hexdigest()[:12])
+             for path in static.rglob("*") if path.is_file() and path.name != "worker.js"}
+    assert any(re.fullmatch(r"/scan/assets/app\.[0-9a-f]{12}\.js", address) for address in files)
+    assert sorted((files | {"/scan", "/scan/help"}) - set(held)) == []
 
 
 def test_two_tabs_coming_online_at_once_send_each_batch_once(phone, dairy):

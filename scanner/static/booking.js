@@ -1,0 +1,68 @@
+// The open flow from its home button to its end (DESIGN 24): opened once it has what it asks,
+// booked onto the queue (one batch, and a second for goods beyond an order) and sent at once, or
+// left. What differs from flow to flow is asked of the flow's module (flow_screen.js).
+
+import { signal } from "./feedback.js";
+import * as rules from "./flow.js";
+import { tell } from "./lines.js";
+import * as numbers from "./numbers.js";
+import * as queue from "./queue.js";
+import { clearNote, focusScan, note } from "./screen.js";
+import { send } from "./sending.js";
+import { show } from "./show.js";
+import { keepFlow, screenOf, state } from "./state.js";
+
+const APP_VERSION = `browser scanner ${document.body.dataset.version}`;
+
+/** A flow's button on the home screen: what the flow asks, then its screen. */
+export async function open(kind) {
+  if (!state.warehouses.length && state.refreshing) await state.refreshing; // just paired: the first fetch
+  if (!state.warehouses.length) {
+    return note("The device has no warehouses yet: it needs the service once to fetch them (Refresh).", "error");
+  }
+  const flow = await screenOf(kind).ask();
+  if (flow) await begin(flow);
+}
+
+async function begin(flow) {
+  state.flow = flow;
+  await keepFlow();
+  clearNote();
+  show();
+  tell("ok", "Scan the first code", "", performance.now());
+}
+
+export async function book() {
+  const flow = state.flow;
+  if (!flow || !flow.lines.length) return tell("error", "Nothing scanned yet", "", performance.now());
+  const problem = flow.lines.map(rules.amountProblem).find(Boolean);
+  if (problem) return tell("error", problem, "", performance.now());
+  const screen = screenOf(flow.kind);
+  if (!(await screen.readyToBook(flow))) return focusScan();
+  const bodies = rules.batchesOf(flow, APP_VERSION);
+  for (const body of bodies) {
+    const number = await numbers.take();
+    await queue.enqueue({ body, number, summary: { kind: flow.kind, title: body.batch_settings.name,
+                                                   warehouse: flow.warehouse.name, lines: body.batch_items.length,
+                                                   flow: structuredClone(flow) } });
+  }
+  await screen.booked(flow);
+  state.flow = null;
+  await keepFlow();
+  signal("ok");
+  show();
+  note(`Booked on the device: ${bodies.length === 1 ? "one batch" : `${bodies.length} batches`}. `
+       + "It goes to the service now, or as soon as it answers.", "booked");
+  await send(true);
+  numbers.keepAhead(state.key).catch(() => {});
+}
+
+export async function leave() {
+  const flow = state.flow;
+  if (!flow) return;
+  if (!(await screenOf(flow.kind).leave(flow))) return focusScan();
+  state.flow = null;
+  await keepFlow();
+  show();
+  await send(true);
+}

@@ -1,0 +1,57 @@
+// What each flow's module is (receive.js, pick.js, ship.js, count.js): flowScreen(kind, {what the
+// flow does its own way}); for the rest, what every flow does (after "by default").
+//   kind                    its name in flow.js's KINDS (its rules) and on its home button (data-flow)
+//   ask()                   what it asks before the first scan: the new flow (flow.js startFlow), or
+//                           null once it has shown the home screen again (the person went back, or
+//                           the flow cannot start); by default the warehouse
+//   scanned(flow, text, startedAt)  what a scan does in it; by default scanning.js's scanProduct
+//   draw(flow)              how it draws its screen; by default lines.js's drawLines, leaving by "Discard"
+//   firstLot(flow, code)    the lot the lot prompt starts with; by default none ("")
+//   bestBefore              whether the lot prompt asks the best-before day; by default not
+//   readyToBook(flow)       asked at Book before anything is booked, false keeps the flow open; by
+//                           default true
+//   booked(flow)            what follows once its batches are on the queue; by default nothing
+//   leave(flow)             its leave button, false keeps the flow open; by default it asks before
+//                           discarding what was scanned
+// A new flow: its rules in flow.js, a module of its own beside these, one line in app.js that offers
+// it, and its button on the home screen (templates/scanner/scan.html).
+
+import * as rules from "./flow.js";
+import { drawLines } from "./lines.js";
+import { scanProduct } from "./scanning.js";
+import { choose, confirm } from "./screen.js";
+import { show } from "./show.js";
+import { state } from "./state.js";
+
+export function flowScreen(kind, own = {}) {
+  return {
+    kind,
+    ask: () => inWarehouse(kind),
+    scanned: scanProduct,
+    draw: (flow) => drawLines(flow, "Discard"),
+    firstLot: () => "",
+    bestBefore: false,
+    readyToBook: async () => true,
+    booked: async () => {},
+    leave: discard,
+    ...own,
+  };
+}
+
+/** The warehouse a flow works in (none to choose when the key has one); null when the person goes back. */
+export async function whichWarehouse(kind) {
+  const warehouse = state.warehouses.length === 1 ? state.warehouses[0]
+    : await choose(`${rules.KINDS[kind].title}: which warehouse?`, "",
+                   state.warehouses.map((w) => ({ label: w.name, value: w })));
+  if (!warehouse) show();
+  return warehouse;
+}
+
+async function inWarehouse(kind) {
+  const warehouse = await whichWarehouse(kind);
+  return warehouse ? rules.startFlow(kind, warehouse) : null;
+}
+
+async function discard(flow) {
+  return !flow.lines.length || confirm("Discard what was scanned? Nothing of it is booked.", "Discard");
+}

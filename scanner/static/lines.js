@@ -1,0 +1,67 @@
+// The open flow's screen as drawn: the big line of the last scan (tell: its tone, its product and
+// amount), the lines scanned with the changed one highlighted, and what is left on the order. Each
+// flow draws its screen through its module's draw(flow); drawLines is the way every flow has so far.
+
+import { fromMilli, inBase } from "./amounts.js";
+import { signal } from "./feedback.js";
+import * as rules from "./flow.js";
+import { $, focusScan } from "./screen.js";
+import { screenOf, state } from "./state.js";
+
+/** A line's amount as people read it: "2 crate (24 pc)". */
+export function amountText(line) {
+  const inUnit = `${fromMilli(line.amount_milli)} ${line.unit}`;
+  if (line.unit === line.base_unit) return inUnit;
+  return `${inUnit} (${fromMilli(inBase(line.amount_milli, line.factor_milli) ?? 0)} ${line.base_unit})`;
+}
+
+/** The feedback of a scan: tone, vibration, the big line, and the time it took (for make bench). */
+export function tell(kind, what, quantity, startedAt, extra = "") {
+  signal(kind);
+  const last = $("last");
+  last.className = `last ${kind}`;
+  last.querySelector(".what").textContent = what;
+  last.querySelector(".qty").textContent = extra ? `${quantity} · ${extra}` : quantity;
+  drawFlow();
+  document.body.dataset.feedback = kind;
+  document.body.dataset.feedbacks = String(Number(document.body.dataset.feedbacks || 0) + 1);
+  document.body.dataset.feedbackMs = (performance.now() - startedAt).toFixed(1);
+  focusScan();
+}
+
+/** The open flow's screen, drawn by its flow's module. */
+export function drawFlow() {
+  if (state.flow) screenOf().draw(state.flow);
+}
+
+/** The title, the leave button (`leave` names it), the lines scanned and what the order has left. */
+export function drawLines(flow, leave) {
+  const kind = rules.KINDS[flow.kind];
+  $("flow-title").textContent = `${kind.title} · ${flow.warehouse.name}${flow.order ? ` · ${flow.order.document_number}` : ""}`;
+  $("leave").textContent = leave;
+  $("lines").replaceChildren(...flow.lines.map((line, index) => {
+    const li = document.createElement("li");
+    li.className = index === flow.last ? "changed" : "";
+    li.dataset.index = String(index);
+    const name = document.createElement("span");
+    name.className = "name";
+    name.textContent = `${line.name}${line.lot ? ` · lot ${line.lot}` : ""}${line.date_exp ? ` · ${line.date_exp}` : ""}`;
+    const amount = document.createElement("span");
+    amount.className = "amount";
+    amount.textContent = amountText(line);
+    li.append(name, amount);
+    return li;
+  }));
+  const left = flow.order ? flow.order.items.filter((line) => line.direction === kind.direction) : [];
+  $("left-title").hidden = $("left").hidden = !left.length;
+  $("left").replaceChildren(...left.map((line) => {
+    const product = state.catalogue.product(line.product_code);
+    const still = Math.max(0, line.open_milli - rules.scannedBase(flow, line.product_code));
+    const li = document.createElement("li");
+    li.className = still ? "" : "done";
+    const lots = line.picks.filter((pick) => pick.lot).map((pick) => `${pick.lot}${pick.date_exp ? ` (${pick.date_exp})` : ""}`);
+    li.textContent = `${product ? product.name : line.product_code}: ${fromMilli(still)} of ${fromMilli(line.open_milli)} `
+      + `${product ? product.base_unit : ""} left${lots.length ? ` · take ${lots.join(", ")}` : ""}`;
+    return li;
+  }));
+}

@@ -1,0 +1,30 @@
+// Receive (DESIGN 24): the warehouse, and when it has orders with goods to receive, whether it is
+// against one of them; a product kept by lot asks its lot and its best-before. Booked as a goods-in
+// (type R, direction I), against the order when one was chosen.
+
+import * as rules from "./flow.js";
+import { flowScreen, whichWarehouse } from "./flow_screen.js";
+import { choose } from "./screen.js";
+import { show } from "./show.js";
+import { state } from "./state.js";
+
+export const receive = flowScreen("receive", { ask: warehouseAndOrder, bestBefore: true });
+
+async function warehouseAndOrder() {
+  const warehouse = await whichWarehouse("receive");
+  if (!warehouse) return null;
+  let order = null;
+  const expected = state.orders.filter((o) => o.id_warehouse === warehouse.id_warehouse
+    && o.allowed_directions.includes("I") && o.items.some((line) => line.direction === "I"));
+  if (expected.length) {
+    const chosen = await choose("Receive: against an order?", `${warehouse.name}`,
+      [{ label: "Without an order", value: "none" },
+       ...expected.map((o) => ({ label: `${o.document_number}${o.description ? ` · ${o.description}` : ""}`, value: o }))]);
+    if (!chosen) {
+      show();
+      return null;
+    }
+    order = chosen === "none" ? null : chosen;
+  }
+  return rules.startFlow("receive", warehouse, order);
+}

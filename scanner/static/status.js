@@ -1,0 +1,72 @@
+// What the bar and the home screen say of the device and the service: online, offline or not
+// paired, and the batches on the device, each with its state and, once refused, the service's reasons.
+
+import * as queue from "./queue.js";
+import { $ } from "./screen.js";
+import { state } from "./state.js";
+
+export function drawStatus() {
+  const net = $("net");
+  net.textContent = state.unpaired ? "Not paired" : state.online ? "Online" : "Offline";
+  net.className = `net ${state.unpaired ? "bad" : state.online ? "good" : "away"}`;
+}
+
+export async function drawQueue() {
+  state.entries = await queue.entries();
+  const { waiting, attention } = queue.counts(state.entries);
+  document.querySelector("[data-queue-waiting]").textContent = String(waiting);
+  document.querySelector("[data-queue-attention]").textContent = String(attention);
+  const shown = [...state.entries].reverse();
+  $("queue-empty").hidden = shown.length > 0;
+  $("queue-list").replaceChildren(...shown.map(entryItem));
+}
+
+const STATES = { waiting: "waiting", sending: "sending", booked: "booked", attention: "needs attention" };
+
+function entryItem(entry) {
+  const li = document.createElement("li");
+  li.className = `entry ${entry.state}`;
+  li.dataset.state = entry.state;
+  const head = document.createElement("div");
+  const number = entry.number ? `#${entry.number} ` : "";
+  head.textContent = `${number}${entry.summary.title} · ${entry.summary.warehouse}`
+    + `${entry.summary.lines ? ` · ${entry.summary.lines} line(s)` : ""} — ${STATES[entry.state]}`;
+  li.append(head);
+  if (entry.answer && entry.state !== "booked") {
+    const why = document.createElement("p");
+    why.className = "why";
+    why.textContent = `${entry.answer.status ? `${entry.answer.status}: ` : ""}${entry.answer.message}`;
+    li.append(why);
+    for (const [problem] of itemProblems(entry)) {
+      const p = document.createElement("p");
+      p.className = "why";
+      p.textContent = problem;
+      li.append(p);
+    }
+  }
+  if (entry.state === "attention") {
+    // Their clicks are attention.js's.
+    const row = document.createElement("div");
+    row.className = "row";
+    for (const [act, label] of [["again", "Send again"], ["edit", "Edit"], ["delete", "Delete"]]) {
+      const button = document.createElement("button");
+      button.type = "button";
+      button.className = "small quiet";
+      Object.assign(button.dataset, { entry: entry.id, act });
+      button.textContent = label;
+      row.append(button);
+    }
+    li.append(row);
+  }
+  return li;
+}
+
+/** The service's message by item: "Line 2 (Milk 1 l): amount: More than ordered, by 2." */
+function itemProblems(entry) {
+  const items = entry.answer?.fields?.data?.batch_items || {};
+  return Object.entries(items).map(([index, fields]) => {
+    const item = entry.body?.batch_items?.[Number(index)];
+    const what = Object.entries(fields).map(([field, messages]) => `${field}: ${[].concat(messages).join(" ")}`).join("; ");
+    return [`Line ${Number(index) + 1}${item ? ` (${item.name || item.product_code})` : ""}: ${what}`];
+  });
+}
