@@ -17,7 +17,7 @@ import pages
 import routes
 import scanner
 from background.worker import BackgroundWork
-from operations import backups, cli, logs, presence, serving, settings, upgrades
+from operations import backups, cli, compression, logs, presence, serving, settings, upgrades
 from safekeeping import depot
 from safekeeping.backups import backup_dir
 from stock.audit import cli_actor
@@ -87,6 +87,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     pages.register(app)
     scanner.register(app)
     app.after_request(page_policy.secure)
+    compression.register(app)  # the encoding changes no header the policy reads (the type)
     register_error_handlers(app)
     cli.register(app)
     return app

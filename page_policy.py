@@ -13,7 +13,16 @@ policy states it where it is written, and only there:
     blueprint_policy(swagger_blueprint, {"script-src": "'self' 'sha256-...'"})
 
 Each replaces or adds directives of POLICY (a value None leaves one out) and headers beside it.
-An answer that set a header itself keeps it. Imports nothing of the project (flask only), so
+An answer that set a header itself keeps it.
+
+Caching (DESIGN 30): every answer that does not say otherwise is `Cache-Control: no-store`: the
+pages, their downloads and every /v1 answer hold the depot's stock as it is now, for a signed-in
+person or a key, so nothing of them is kept on the disk of a shared office PC after sign-out, nor
+by anything between the browser and the service. `no-cache` would keep them to ask again, but a
+page has no validator worth asking with (each one carries a fresh form token), so it would save
+no byte. The static files say their own (static_files.py: a year, immutable, under hashed
+addresses); the scanner's page and its service worker say `no-cache` (scanner/views.py), since
+the worker keeps the page for offline start itself. Imports nothing of the project (flask only), so
 that routes/ and pages/ may both state their policies here; app.py registers `secure`.
 """
 from flask import current_app, request
@@ -35,6 +44,7 @@ HEADERS = {
     "Permissions-Policy": "camera=(), microphone=(), geolocation=()",
 }
 STATED = "page_policy.blueprints"
+NOT_KEPT = "no-store"
 
 
 class Policy:
@@ -70,6 +80,7 @@ def blueprint_policy(blueprint, directives: dict | None = None, headers: dict | 
 def secure(response):
     """After every request (app.py): the headers, unless the answer set its own."""
     response.headers.setdefault("X-Content-Type-Options", "nosniff")
+    response.headers.setdefault("Cache-Control", NOT_KEPT)
     if response.mimetype == "application/json":
         return response
     stated = _stated()

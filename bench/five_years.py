@@ -12,7 +12,8 @@ database has no statistics either.
 Each request is timed alone (median of I_REPEATS after a warm-up) on the service serving a copy
 of that file: the office pages and their printouts (a delivery note, labels), and each list's
 next page as its link gives it. Aims from the issue: every page under 300 ms, every JSON read that is not a
-whole-list dump under 100 ms; the dumps (every product, customer, order, stocktaking) are noted.
+whole-list dump under 100 ms; the dumps (every product, customer, order, stocktaking) are noted; the stock
+page, each of its views (STOCK_VIEWS and its next page) with its total, under 100 ms (issue 38).
 """
 import hashlib
 import random
@@ -35,6 +36,11 @@ LINES = 1_000_000
 YEARS = 5
 I_REPEATS = 5
 PAGE_AIM, JSON_AIM = 300.0, 100.0
+STOCK_AIM = 100.0  # the stock page, every view of it (issue 38: 235 ms, its total counted per view)
+# The stock page's views: each level, one warehouse, a search that finds many products and one
+# that finds one, per product with a search; its next page is added as its link gives it.
+STOCK_VIEWS = ["/", "/?level=1", "/?level=0", "/?warehouse=3", "/?q=Product%201", "/?q=P0234",
+               "/?level=0&q=Product%201"]
 EXPORT_AIM_MB = 300.0  # the issue's bound for the server's peak memory during a full export
 CACHE = Path(tempfile.gettempdir()) / "warehouse-bench-cache"
 
@@ -173,9 +179,11 @@ NEXT_LINK = re.compile(r'<a href="([^"]+)" rel="next"')
 def scenario_i(ctx):
     """A depot after five years (5,000 products, 1,000,000 movement lines): every page and JSON read."""
     what_pages, what_json = "i. five-year depot: slowest page", "i. five-year depot: slowest JSON read"
+    what_stock = "i. five-year depot: stock page, slowest view"
     if not ctx.has_service:
         ctx.add(Row(what_pages, "ms", None, None, PAGE_AIM, 2 * PAGE_AIM, False, judge_value=True))
         ctx.add(Row(what_json, "ms", None, None, JSON_AIM, 2 * JSON_AIM, False, judge_value=True))
+        ctx.add(Row(what_stock, "ms", None, None, STOCK_AIM, 2 * STOCK_AIM, False, judge_value=True))
         ctx.add(Row("i. five-year depot: peak memory, every line as CSV (1M lines)", "MiB", None, None,
                     EXPORT_AIM_MB, 2 * EXPORT_AIM_MB, False, judge_value=True))
         return
@@ -189,7 +197,7 @@ def scenario_i(ctx):
             server.Client(svc.port, ctx.key) as api, server.Client(svc.port) as pages:
         pages.headers = {"Cookie": _page_session(svc)}
         five_years_back = (date.today() - timedelta(days=365 * YEARS)).isoformat()
-        page_paths = ["/", "/?level=1", "/?q=Product%201", "/documents",
+        page_paths = [*STOCK_VIEWS, "/documents",
                       f"/documents?date_from={five_years_back}", "/documents?warehouse=3&direction=O",
                       "/orders", "/orders?state=0", "/stocktakings", "/movements",
                       f"/movements?date_from={five_years_back}",
@@ -252,12 +260,16 @@ def scenario_i(ctx):
     for path, ms in json_ms.items():
         kind = "whole-list dump, not judged" if json_paths[path] else "" if ms < JSON_AIM else "over the aim"
         ctx.note(f"i: GET {path}: {ms:.1f} ms{f'  ({kind})' if kind else ''}")
+    stock_ms = {path: ms for path, ms in pages_ms.items() if path in STOCK_VIEWS or path.startswith("/?after=")}
+    slow_stock = max(stock_ms, key=stock_ms.get)
     slow_page = max(pages_ms, key=pages_ms.get)
     judged = {path: ms for path, ms in json_ms.items() if not json_paths[path]}
     slow_json = max(judged, key=judged.get)
     ctx.add(Row(f"{what_pages} ({slow_page[:40]})", "ms", pages_ms[slow_page], None, PAGE_AIM, 2 * PAGE_AIM,
                 False, judge_value=True))
     ctx.add(Row(f"{what_json} ({slow_json[:40]})", "ms", judged[slow_json], None, JSON_AIM, 2 * JSON_AIM,
+                False, judge_value=True))
+    ctx.add(Row(f"{what_stock} ({slow_stock[:40]})", "ms", stock_ms[slow_stock], None, STOCK_AIM, 2 * STOCK_AIM,
                 False, judge_value=True))
     ctx.add(Row("i. five-year depot: peak memory, every line as CSV (1M lines)", "MiB", export_mb, None,
                 EXPORT_AIM_MB, 2 * EXPORT_AIM_MB, False, judge_value=True))

@@ -3,7 +3,7 @@
 Every ratio compares two figures taken in this run on this machine, so the table means the
 same on a laptop and on CI. Usage (from the repo root):
 
-    .venv/bin/python bench/run.py [--only abcdeghijklmpswx] [--seed-batches 200] [--keep-tmp]
+    .venv/bin/python bench/run.py [--only abcdeghijklmnpswx] [--seed-batches 200] [--keep-tmp]
 
 g and j need the PostgreSQL server at 127.0.0.1:5432; i and l build their depots once and
 keep them in <temp dir>/warehouse-bench-cache/ (docs/performance-growth.md);
@@ -38,6 +38,7 @@ import scenarios
 import server
 import stock_list
 import stock_warnings
+import weak_link
 
 SCENARIOS = {  # f (peak memory) is measured inside b and d
     "a": scenarios.scenario_a,
@@ -57,6 +58,7 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "p": paper.scenario_p,
     "s": scanner.scenario_s,
     "t": stock_list.scenario_t,
+    "n": weak_link.scenario_n,
 }
 
 
@@ -88,7 +90,7 @@ def git_head():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="abcdeghijklmpswx", help="scenarios to run, e.g. 'ab'")
+    parser.add_argument("--only", default="abcdeghijklmnpswx", help="scenarios to run, e.g. 'ab'")
     parser.add_argument("--seed-batches", type=int, default=200,
                         help="1000-item batches of history for c (default 200)")
     parser.add_argument("--seed-time-limit", type=float, default=300,

@@ -4,11 +4,13 @@ Every server listens on 127.0.0.1 only, on a free port, keeps its log in the run
 directory, and is stopped by its own pid when the `with` block ends.
 """
 import http.client
+import io
 import json
 import os
 import socket
 import subprocess
 import sys
+import tarfile
 import time
 from pathlib import Path
 
@@ -171,3 +173,16 @@ class Client:
 
     def __exit__(self, *exc):
         self.close()
+
+
+def checkout(tmp, commit: str) -> Path:
+    """The files of an older commit, out of git (`git archive`), in the run's temp directory: a
+    release to serve side by side with this one (`service(..., code=checkout(...))`)."""
+    folder = Path(tmp) / f"reference-{commit}"
+    if not folder.exists():
+        folder.mkdir(parents=True)
+        archive = subprocess.run(["git", "-C", str(REPO), "archive", "--format=tar", commit],
+                                 capture_output=True, check=True, timeout=120).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(folder, filter="data")
+    return folder

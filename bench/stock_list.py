@@ -18,12 +18,10 @@ both. Aims from the issue: the CSV at least twice the reference's rows per secon
 server's peak memory under 300 MiB. Both answers must be byte for byte the reference's.
 """
 import hashlib
-import io
 import random
 import shutil
 import sqlite3
 import subprocess
-import tarfile
 import time
 from datetime import date
 from pathlib import Path
@@ -46,14 +44,7 @@ JSON_PATH, CSV_PATH = "/v1/inventory/filter", "/?level=1&format=csv"
 
 def reference_code(ctx) -> Path:
     """The reference release's files, out of git, in the run's temp directory."""
-    folder = ctx.tmp / f"reference-{REFERENCE}"
-    if not folder.exists():
-        folder.mkdir(parents=True)
-        archive = subprocess.run(["git", "-C", str(server.REPO), "archive", "--format=tar", REFERENCE],
-                                 capture_output=True, check=True, timeout=120).stdout
-        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
-            tar.extractall(folder, filter="data")
-    return folder
+    return server.checkout(ctx.tmp, REFERENCE)
 
 
 def _fingerprint(code: Path) -> str:

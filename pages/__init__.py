@@ -20,13 +20,21 @@ background/), so a page and an API call can never disagree.
   chart.py         SVG charts drawn on the server
   printing.py      labels (PDF, ZPL), delivery notes and count sheets, drawn by printing/
 
-May import: stock/, transfer/, printing/, background/, safekeeping/, schemas/, storage/, models, identity;
+May import: stock/, transfer/, printing/, background/, safekeeping/, schemas/, storage/, models, identity,
+static_files;
 never routes/ or operations/.
 """
+from pathlib import Path
+
 from flask import Blueprint
 
-bp = Blueprint("pages", __name__, template_folder="templates", static_folder="static",
-               static_url_path="/assets")
+from static_files import StaticFiles
+
+bp = Blueprint("pages", __name__, template_folder="templates")
+# The stylesheets (and the paper's print script) under content-hashed addresses, cached a year
+# (static_files.py): url_for("pages.static", filename="style.css") gives the hashed address.
+STATIC = StaticFiles(Path(__file__).parent / "static", "/assets")
+STATIC.attach(bp)
 
 
 def register(app) -> None:

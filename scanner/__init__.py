@@ -32,13 +32,20 @@
 The page speaks only the public /v1 API with the device's key, as any scanner app does; it
 needs no session and sets no cookie.
 
-May import: version, flask. Nothing of the rules: the page books through /v1 like any scanner,
+May import: version, page_policy, static_files, flask. Nothing of the rules: the page books through /v1 like any scanner,
 so that a batch from a phone meets exactly the rules of a batch from any other scanner.
 """
+from pathlib import Path
+
 from flask import Blueprint
 
-bp = Blueprint("scanner", __name__, template_folder="templates", static_folder="static",
-               static_url_path="/scan/assets")
+from static_files import StaticFiles
+
+bp = Blueprint("scanner", __name__, template_folder="templates")
+# The page's stylesheet and modules under content-hashed addresses, cached a year (static_files.py);
+# the service worker has its own address, /scan/worker.js, and is never kept so.
+STATIC = StaticFiles(Path(__file__).parent / "static", "/scan/assets", leave_out=("worker.js",))
+STATIC.attach(bp)
 
 
 def register(app) -> None:

@@ -9,7 +9,7 @@ from contextlib import closing
 from datetime import date
 from itertools import groupby
 
-from sqlalchemy import case, func, or_, select, tuple_, union, union_all
+from sqlalchemy import case, false, func, or_, select, tuple_, union, union_all
 from sqlalchemy.orm import aliased
 
 from stock.caller import Caller
@@ -19,6 +19,7 @@ from stock.records import in_warehouses, within
 from stock.text_search import ascii_lower, folded_column
 
 CHUNK = 1000  # rows read at a time from a whole list's cursor
+FEW_PRODUCTS = 200  # a search that finds at most this many reads their balances by key
 
 
 # --- stocktakings ---------------------------------------------------------------------------
@@ -76,16 +77,11 @@ def inventory(session, caller: Caller, filters: dict, search: str = "", after: t
     Rows whose amount is 0 are left out. `search` keeps products whose code or
     name holds the text (ASCII letters in any case); `after` (the (id_warehouse,
     product_code[, lot]) of the last row of the page before) and `limit` page the rows
-    by keyset, along the balances' primary key.
+    by keyset, along the balances' primary key. Each row carries its lot's best-before
+    (`best_before`, "" none; "" at level 0, where a row folds every lot of a product).
     """
-    query = _inventory_query(session, caller, filters, search)
-    level = filters.get("level", -1)
-    if after is not None:
-        key = (Balance.id_warehouse, Balance.product_code, *([] if level == 0 else [Balance.lot]))
-        query = query.where(tuple_(*key) > tuple_(*after))
-    if limit is not None:
-        query = query.limit(limit)
-    return list(_inventory_rows(session, query, level))
+    query = _inventory_query(session, caller, filters, search, after, limit)
+    return list(_inventory_rows(session, query, filters.get("level", -1)))
 
 
 def every_inventory_row(session, caller: Caller, filters: dict, search: str = ""):
@@ -105,44 +101,96 @@ def _inventory_rows(session, query, level: int):
         if level == 0:
             for warehouse, code, amount, name, unit, _lot_level in result:
                 yield {"id_warehouse": warehouse, "product_code": code, "product_name": name, "name": name,
-                       "lot": "", "level": 0, "amount_milli": int(amount), "unit": unit}
+                       "lot": "", "level": 0, "amount_milli": int(amount), "unit": unit, "best_before": ""}
             return
-        for warehouse, code, lot, amount, name, unit, lot_level in result:
+        for warehouse, code, lot, amount, name, unit, lot_level, best_before in result:
             yield {"id_warehouse": warehouse, "product_code": code, "product_name": name, "name": name,
                    "lot": lot, "level": lot_level if level == -1 else level, "amount_milli": int(amount),
-                   "unit": unit}
+                   "unit": unit, "best_before": best_before}
 
 
 def count_inventory(session, caller: Caller, filters: dict, search: str = "") -> int:
-    """How many rows inventory answers in all its pages."""
-    rows = _inventory_query(session, caller, filters, search).order_by(None).subquery()
-    return session.scalar(select(func.count()).select_from(rows))
+    """How many rows inventory answers in all its pages.
+
+    Counted in the balances alone, as the database keeps them in stock (ix_balances_held: the
+    rows whose amount is not 0, by warehouse and product), without reading a product row for
+    each: that join cost 220 ms of the stock page's 235 on a depot of five years. A search
+    finds its products first (a few thousand rows at most) and counts their balances.
+    """
+    held = _held(session, caller, filters, search)
+    if filters.get("level", -1) == 0:
+        held = (held.with_only_columns(Balance.id_warehouse).group_by(Balance.id_warehouse, Balance.product_code)
+                .having(func.sum(Balance.amount_milli) != 0))
+        return session.scalar(select(func.count()).select_from(held.subquery()))
+    return session.scalar(held.with_only_columns(func.count()))
 
 
-def _inventory_query(session, caller: Caller, filters: dict, search: str):
-    level = filters.get("level", -1)
-    # Only level 0 folds rows: a product not kept by lot has its one balance row
-    # at lot "", so at levels -1 and 1 each balance row is a row of the answer,
-    # and the database can order and page them.
-    amount = func.sum(Balance.amount_milli) if level == 0 else Balance.amount_milli
-    query = (select(Balance.id_warehouse, Balance.product_code,
-                    *([] if level == 0 else [Balance.lot]), amount.label("amount_milli"),
-                    Product.name, Product.base_unit, Product.lot_level)
-             .join(Product, Product.product_code == Balance.product_code))
-    query = in_warehouses(query, Balance.id_warehouse, caller.narrow(filters.get("id_warehouses", [])))
+def _held(session, caller: Caller, filters: dict, search: str):
+    """The balances the inventory reads: not 0, within the filter's and the caller's warehouses,
+    of the product asked for or of the products the search finds."""
+    query = in_warehouses(select(Balance).where(Balance.amount_milli != 0), Balance.id_warehouse,
+                          caller.narrow(filters.get("id_warehouses", [])))
     if filters.get("product_code"):
         query = query.where(Balance.product_code == filters["product_code"])
     if search:
-        query = query.where(or_(*(folded_column(session, column).contains(ascii_lower(search), autoescape=True)
-                                  for column in (Balance.product_code, Product.name))))
-    if level == 0:
-        query = (query.group_by(Balance.id_warehouse, Balance.product_code, Product.name,
-                                Product.base_unit, Product.lot_level)
-                 .having(amount != 0).order_by(Balance.id_warehouse, Balance.product_code))
-    else:
-        # Codes and lots sort by code point on both databases (models.Code).
-        query = query.where(amount != 0).order_by(Balance.id_warehouse, Balance.product_code, Balance.lot)
+        # The products first, then their balances: a balance's code is its product's.
+        text = ascii_lower(search)
+        found = select(Product.product_code).where(or_(*(folded_column(session, column).contains(text, autoescape=True)
+                                                         for column in (Product.product_code, Product.name))))
+        codes = session.scalars(found.order_by(Product.product_code).limit(FEW_PRODUCTS + 1)).all()
+        if len(codes) > FEW_PRODUCTS:
+            return query.where(Balance.product_code.in_(found))
+        if not codes:
+            return query.where(false())
+        # A few (a code, part of a name): each one's balances are found by their key, warehouse by
+        # warehouse, instead of every balance being compared with the list.
+        warehouses = caller.narrow(filters.get("id_warehouses", []))
+        if warehouses is None:
+            warehouses = _warehouses_held(session)
+        query = query.where(Balance.id_warehouse.in_(warehouses), Balance.product_code.in_(codes))
     return query
+
+
+def _warehouses_held(session) -> list[int]:
+    """Every warehouse the balances name, each found by one step along their key from the one
+    before (a handful of index reads, where DISTINCT would read every balance)."""
+    walk = select(func.min(Balance.id_warehouse).label("id_warehouse")).cte("walk", recursive=True)
+    walk = walk.union_all(select(select(func.min(Balance.id_warehouse))
+                                 .where(Balance.id_warehouse > walk.c.id_warehouse).scalar_subquery())
+                          .where(walk.c.id_warehouse.is_not(None)))
+    return list(session.scalars(select(walk.c.id_warehouse).where(walk.c.id_warehouse.is_not(None))))
+
+
+def _inventory_query(session, caller: Caller, filters: dict, search: str, after: tuple | None = None,
+                     limit: int | None = None):
+    level = filters.get("level", -1)
+    held = _held(session, caller, filters, search)
+    if level == 0:
+        # Only level 0 folds rows. The lots are summed per warehouse and product in the balances
+        # alone, in the order of their key, so a page stops after its rows instead of grouping
+        # every balance first (with the product's columns in the grouping, it could not); the
+        # product's name and unit are read for the page's rows only.
+        key = (Balance.id_warehouse, Balance.product_code)
+        amount = func.sum(Balance.amount_milli)
+        folded = (held.with_only_columns(*key, amount.label("amount_milli")).group_by(*key).having(amount != 0)
+                  .order_by(*key))
+        if after is not None:
+            folded = folded.where(tuple_(*key) > tuple_(*after))
+        folded = folded.limit(limit).subquery()
+        return (select(folded.c.id_warehouse, folded.c.product_code, folded.c.amount_milli,
+                       Product.name, Product.base_unit, Product.lot_level)
+                .join(Product, Product.product_code == folded.c.product_code)
+                .order_by(folded.c.id_warehouse, folded.c.product_code))
+    # A product not kept by lot has its one balance row at lot "", so at levels -1 and 1 each
+    # balance row is a row of the answer, and the database can order and page them.
+    # Codes and lots sort by code point on both databases (models.Code).
+    key = (Balance.id_warehouse, Balance.product_code, Balance.lot)
+    query = (held.with_only_columns(*key, Balance.amount_milli.label("amount_milli"), Product.name,
+                                    Product.base_unit, Product.lot_level, Balance.best_before)
+             .join(Product, Product.product_code == Balance.product_code).order_by(*key))
+    if after is not None:
+        query = query.where(tuple_(*key) > tuple_(*after))
+    return query.limit(limit)
 
 
 # --- movements ------------------------------------------------------------------------------

@@ -1,4 +1,8 @@
 """Bodies the tests build again and again, and the rule layer's import and read of an order."""
+import sqlite3
+
+import psycopg
+
 from models import Customer
 from schemas import order_create_schema
 from stock import orders
@@ -149,3 +153,12 @@ def add_customers(session, *ids):
                 tax_id=f"T{id_customer}", vat_number=f"CZ{id_customer}", street="Dlouhá 1", city="Praha",
                 zip="110 00", country="CZ",
             ))
+
+
+def database_gone(conn):
+    """The error the driver raises when the database cannot be reached (tests/operations/test_faults.py)."""
+    if conn.dialect.name == "sqlite":
+        error = sqlite3.OperationalError("unable to open database file")
+        error.sqlite_errorcode = 14  # SQLITE_CANTOPEN
+        return error
+    return psycopg.OperationalError("connection refused")

@@ -77,9 +77,11 @@ def free_port() -> int:
 
 class LiveServer:
     def __init__(self, database_config: dict, workdir, threads: int = 4, api_key: str | None = None,
-                 ready_at: str | None = None):
+                 ready_at: str | None = None, code: str = REPO):
         """`ready_at`: start() returns as soon as the log holds this text (the process may still
-        be starting), instead of once /health answers."""
+        be starting), instead of once /health answers. `code`: the checkout to run (a copy of
+        this one, changed as a new release would be)."""
+        self.code = str(code)
         self.database_config = database_config
         self.ready_at = ready_at
         self.url = server_url(database_config)
@@ -111,7 +113,7 @@ class LiveServer:
             env["PYTHONUNBUFFERED"] = "1"
             with open(self.log_path, "wb") as log:
                 self.process = subprocess.Popen(
-                    [sys.executable, os.path.join(REPO, "app.py"), "--host", "127.0.0.1",
+                    [sys.executable, os.path.join(self.code, "app.py"), "--host", "127.0.0.1",
                      "--port", str(self.port), "--threads", str(self.threads),
                      "--database-url", self.url],
                     cwd=self.workdir, env=env, stdout=log, stderr=subprocess.STDOUT,

@@ -1,14 +1,12 @@
 """Operations 17-18: inventory from the balances, and movements (DESIGN §9)."""
 import json
-import sqlite3
 from decimal import Decimal
 
-import psycopg
 import pytest
 from sqlalchemy import event
 
 from conftest import Scanner
-from helpers import product
+from helpers import database_gone, product
 from stock.caller import Caller
 from models import Balance
 from schemas import inventory_row_out, inventory_rows_schema, movement_row_out, movement_rows_schema
@@ -325,15 +323,6 @@ def test_the_hand_written_rows_are_the_schemas_dump(many_lots, api, session):
     assert [inventory_row_out(row) for row in whole] == inventory_rows_schema.dump(whole)
     movements = reports.movements(session, EVERY_WAREHOUSE, {})
     assert [movement_row_out(row) for row in movements] == movement_rows_schema.dump(movements)
-
-
-def database_gone(conn):
-    """The error the driver raises when the database cannot be reached (tests/operations/test_faults.py)."""
-    if conn.dialect.name == "sqlite":
-        error = sqlite3.OperationalError("unable to open database file")
-        error.sqlite_errorcode = 14  # SQLITE_CANTOPEN
-        return error
-    return psycopg.OperationalError("connection refused")
 
 
 def test_a_database_that_fails_before_the_first_byte_is_the_normal_error(many_lots, api, app):

@@ -32,7 +32,8 @@ FLOORS = [
     ("storage",),                                 # db.writing, readers, the cache
     ("stock.caller",),                            # who a request acts for, and what it may manage
     ("stock.errors", "stock.quantities", "identity.client", "version",  # named errors, amounts, the request's
-     "page_policy"),                                                      # client, the release, the browser's rules
+     "page_policy", "static_files"),                                      # client, the release, the browser's rules,
+                                                                          # static files under hashed addresses
     ("storage.errors",),                          # the errors storage raises, which stock/errors.py names again
 ]
 # Arrows against the floors that are known and being removed, each to go with its fix: an entry

@@ -176,16 +176,18 @@ def test_pages_load_nothing_from_elsewhere(office):
 # --- stock ----------------------------------------------------------------------------------
 
 def test_stock_shows_each_product_at_its_own_level(depot, office):
-    # Warehouses by name (DESIGN 17): 1 is "Main", 2 the tests' "Warehouse 2". The amount before
-    # the long texts, so that a phone shows it; none of these products has packaging.
+    # Warehouses by name (DESIGN 17): 1 is "Main", 2 the tests' "Warehouse 2". Code, name, lot,
+    # best-before, then the amount (issue 38; a phone shows each row as a card); none of these
+    # products has packaging, nor a best-before.
     assert stock_rows(office.get("/")) == [
-        ["Main", "CHEESE", "2.5", "kg", "", "L1", "Edam cheese"], ["Main", "CHEESE", "3", "kg", "", "L2", "Edam cheese"],
-        ["Main", "MILK-1L", "45", "pc", "", "", "Milk 1 l"], ["Main", "SOAP", "6", "pc", "", "", "Liquid soap"],
-        ["Warehouse 2", "SOAP", "7", "pc", "", "", "Liquid soap"]]
+        ["Main", "CHEESE", "Edam cheese", "L1", "", "2.5", "kg", ""],
+        ["Main", "CHEESE", "Edam cheese", "L2", "", "3", "kg", ""],
+        ["Main", "MILK-1L", "Milk 1 l", "", "", "45", "pc", ""], ["Main", "SOAP", "Liquid soap", "", "", "6", "pc", ""],
+        ["Warehouse 2", "SOAP", "Liquid soap", "", "", "7", "pc", ""]]
 
 
 def test_stock_level_switch_and_warehouse(depot, office):
-    assert stock_rows(office.get("/?level=0&warehouse=1"))[0] == ["Main", "CHEESE", "5.5", "kg", "", "", "Edam cheese"]
+    assert stock_rows(office.get("/?level=0&warehouse=1"))[0] == ["Main", "CHEESE", "Edam cheese", "", "", "5.5", "kg", ""]
     assert [row[:2] for row in stock_rows(office.get("/?warehouse=2"))] == [["Warehouse 2", "SOAP"]]
 
 

@@ -119,8 +119,10 @@ def test_the_pick_list_page(client, api, keys, person, warning_depot):
     text = page.get_data(as_text=True)
     assert text.index("OLD") < text.index("NEW")  # first expiring first
     assert "Not enough stock" not in text
-    style = client.get("/assets/paper.css")
-    assert "paper.js" in text and "size: A4" in style.get_data(as_text=True)  # printed on A4, not Letter
+    # The paper's stylesheet and print script, at their hashed addresses (static_files.py).
+    style = client.get(re.search(r'href="(/assets/paper\.[0-9a-f]{12}\.css)"', text).group(1))
+    assert re.search(r'src="/assets/paper\.[0-9a-f]{12}\.js"', text)
+    assert "size: A4" in style.get_data(as_text=True)  # printed on A4, not Letter
     style.close()
     assert client.get("/orders/NOPE/pick-list").status_code == 404
     assert client.get("/orders/SO/1/pick-list?x=1").status_code == 422

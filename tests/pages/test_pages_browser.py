@@ -197,12 +197,17 @@ def test_a_login_form_on_another_site_cannot_sign_the_browser_in(browser, demo_d
 def test_every_page_fits_a_phone_with_touch_targets_of_40_px(page, demo_depot, session):
     sign_in_as_admin(page, session)
     paths = office_paths(page)
+    assert len(paths) >= 27  # every page of the menu (an admin's: all its groups) and of a record
     page.set_viewport_size(PHONE)
+    short = {}
     for path in paths:
         page.goto(page.base + path)
         expect(page.get_by_role("heading", level=1)).to_be_visible()
         assert fits(page), (path, page.evaluate("document.documentElement.scrollWidth"))
-        assert short_targets(page) == [], path
+        # The menu's groups opened too, so their links are measured where a finger meets them.
+        page.locator("details.menu, details.group").evaluate_all("folds => folds.forEach(f => f.open = true)")
+        short.update({path: found for found in [short_targets(page)] if found})
+    assert short == {}
     # Signed out: the sign-in form too.
     page.context.clear_cookies()
     page.goto(page.base + "/login")

@@ -30,16 +30,41 @@ def test_the_navigation_folds_behind_a_menu_button_on_a_phone_and_opens_by_keybo
     page.goto(page.base + "/")
     button, stock_link = page.locator("details.menu > summary"), page.get_by_role("link", name="Stock", exact=True)
     if size is DESKTOP:
-        # Wide enough: every link stands in the header, grouped, and there is no button.
+        # Wide enough: one line (issue 38: 11 links, the person and Sign out wrapped onto two):
+        # the daily lists stand in the header, master data and admin each under its name, and
+        # there is no button.
         expect(button).to_be_hidden()
-        for name in ("Stock", "Movement lines", "People", "Reorder levels"):
+        for name in ("Stock", "Documents", "Orders", "Stocktakings", "Movements", "Movement lines", "Scanner"):
             expect(page.get_by_role("link", name=name, exact=True)).to_be_visible()
         expect(page.locator("#nav-alerts")).to_be_visible()
-        expect(page.locator("nav.admin .group")).to_have_text("Admin")
-        assert header_height(page) <= MENU_AT_MOST
+        master, admin = page.locator("#group-master > summary"), page.locator("#group-admin > summary")
+        expect(master).to_have_text("Master data")
+        expect(admin).to_have_text("Admin")
+        line = [page.locator("header .brand"), page.locator("#nav-alerts"), master, admin,
+                page.get_by_role("button", name="Sign out"), page.get_by_role("link", name="Stock", exact=True)]
+        middles = [laid_out(each)["y"] + laid_out(each)["height"] / 2 for each in line]
+        assert max(middles) - min(middles) <= 4, middles  # one line
+        assert header_height(page) <= 60
+        expect(page.get_by_role("link", name="Reorder levels", exact=True)).to_be_hidden()
         shot = tmp_path / "office-menu-desktop.png"
         page.screenshot(path=shot)
         keep_screenshot(shot, "office-menu-desktop.png")
+        # The keyboard opens a group: Tab to its name, Enter, Tab on to its links.
+        master.focus()
+        page.keyboard.press("Enter")
+        products = page.get_by_role("link", name="Products", exact=True)
+        expect(products).to_be_visible()
+        page.keyboard.press("Tab")
+        assert page.evaluate("document.activeElement.textContent") == "Products"
+        assert header_height(page) <= 60  # it opens over the page
+        admin.click()
+        for name in ("People", "Keys", "Warehouses", "Depot", "Backups", "Webhooks", "Audit", "Import"):
+            expect(page.get_by_role("link", name=name, exact=True)).to_be_visible()
+        shot = tmp_path / "office-menu-desktop-open.png"
+        page.screenshot(path=shot)
+        keep_screenshot(shot, "office-menu-desktop-open.png")
+        page.keyboard.press("Enter")  # the focus is on Admin's name: it closes again
+        expect(page.get_by_role("link", name="People", exact=True)).to_be_hidden()
         return
     expect(stock_link).to_be_hidden()
     expect(button).to_be_visible()
@@ -59,14 +84,19 @@ def test_the_navigation_folds_behind_a_menu_button_on_a_phone_and_opens_by_keybo
     assert header_height(page) == closed  # it opens over the page, the header stays as it was
     body = laid_out(page.locator(".menu-body"))
     assert body["x"] >= 0 and body["x"] + body["width"] <= PHONE["width"]
+    # The daily lists lie open; master data and admin fold under their names, one tap each.
+    for group in ("#group-master", "#group-admin"):
+        assert laid_out(page.locator(f"{group} > summary"))["height"] >= 40
+        page.locator(f"{group} > summary").click()
     links = page.locator(".menu-body a")
-    assert links.count() >= 14
+    assert links.count() >= 19
     for box in links.evaluate_all("links => links.map(a => a.getBoundingClientRect().toJSON())"):
         assert box["height"] >= 40 and 0 <= box["left"] and box["right"] <= PHONE["width"], box
     expect(page.get_by_role("button", name="Sign out")).to_be_visible()
     shot = tmp_path / "office-menu-phone-open.png"
     page.screenshot(path=shot)
     keep_screenshot(shot, "office-menu-phone-open.png")
+    button.focus()
     page.keyboard.press("Enter")  # and closes it again
     expect(stock_link).to_be_hidden()
 
@@ -175,3 +205,46 @@ def test_an_empty_depot_says_on_each_page_what_to_do_next(browser, live_server, 
         expect(tab).to_have_url(re.compile(r"/products$"))
     finally:
         context.close()
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_the_stock_page_shows_code_name_lot_best_before_and_amount_and_cards_on_a_phone(
+        page, demo_depot, session, tmp_path, size):
+    sign_in_as_admin(page, session)
+    page.set_viewport_size(size)
+    page.goto(page.base + "/?level=1")
+    headings = page.locator("#stock thead th").all_inner_texts()
+    assert headings[:6] == ["Warehouse", "Code", "Name", "Lot", "Best before", "Amount"]
+    lotted = page.locator("#stock tbody tr").filter(has=page.locator("td[data-label='Best before']:not(:empty)"))
+    assert lotted.count() > 0  # the demo's lots carry their best-before
+    first = page.locator("#stock tbody tr").first
+    filters = page.locator("form.filters")
+    if size is DESKTOP:
+        expect(page.locator("#stock thead")).to_be_visible()
+        expect(filters).to_be_visible()
+        expect(page.locator("details.filters-fold > summary")).to_be_hidden()
+        assert len({round(laid_out(cell)["y"]) for cell in first.locator("td").all()}) == 1  # a row, one line
+    else:
+        # The filters fold under one line; the first screen shows stock, a card per row.
+        expect(filters).to_be_hidden()
+        expect(page.locator("#stock thead")).to_be_hidden()
+        card = laid_out(first)
+        assert card["y"] + card["height"] <= PHONE["height"] and card["x"] >= 0
+        assert card["x"] + card["width"] <= PHONE["width"]
+        labels = first.locator("td:visible").evaluate_all(
+            "cells => cells.map(c => getComputedStyle(c, '::before').content)")
+        assert labels[:3] == ['"Warehouse"', '"Code"', '"Name"'], labels
+        expect(first.locator("td[data-label='Amount']")).to_be_visible()
+        page.locator("details.filters-fold > summary").click()
+        expect(filters).to_be_visible()
+        page.get_by_role("searchbox", name="Product").fill("yog")
+        page.get_by_role("button", name="Show").click()
+        expect(page.locator("details.filters-fold > summary")).to_have_text(re.compile("Filters: .yog."))
+        expect(filters).to_be_hidden()
+    assert fits(page)
+    if size is PHONE:  # the desktop's is test_pages_browser.py's stock.png
+        page.goto(page.base + "/")
+        shot = tmp_path / "stock-phone.png"
+        page.screenshot(path=shot)
+        keep_screenshot(shot, "stock-phone.png")
+    assert page.elsewhere == []

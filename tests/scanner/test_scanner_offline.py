@@ -3,11 +3,14 @@ network wait on the device (IndexedDB) and reach the service exactly once, whate
 a reload, two tabs, the service restarted, an answer lost on the way back, the phone's clock off by
 hours, the device paired anew. The stock after each equals the stock of the batches booked once each.
 """
+import hashlib
 import re
 from datetime import date, datetime, timedelta
 from pathlib import Path
 
 from playwright.sync_api import expect
+
+from static_files import hashed_name
 
 from scanner_page import (CHEESE, MILK, MILK_CRATE, booked, choose, close_context, keep_screenshot, kept,
                           lease_sending_to_this_tab, open_context, paired, pick_order, ready_for_a_dead_spot, receive, stock_up,
@@ -66,9 +69,11 @@ def test_the_service_worker_keeps_every_file_of_the_page_for_a_start_offline(pho
     held = tab.evaluate("""async () => (await (await caches.open("warehouse-scanner-page")).keys())
         .map((request) => new URL(request.url).pathname)""")
     static = Path(REPO) / "scanner" / "static"
-    files = {f"/scan/assets/{path.relative_to(static).as_posix()}" for path in static.rglob("*")
-             if path.is_file() and path.name != "worker.js"}
-    assert "/scan/assets/app.js" in files
+    # Each at the address its contents name (static_files.py): name.<first 12 hex of its SHA-256>.ext
+    files = {"/scan/assets/" + hashed_name(path.relative_to(static).as_posix(),
+                                           hashlib.sha256(path.read_bytes()).hexdigest()[:12])
+             for path in static.rglob("*") if path.is_file() and path.name != "worker.js"}
+    assert any(re.fullmatch(r"/scan/assets/app\.[0-9a-f]{12}\.js", address) for address in files)
     assert sorted((files | {"/scan", "/scan/help"}) - set(held)) == []
 
 
