@@ -259,7 +259,7 @@ def test_a_product_with_packaging_is_created_on_the_page_and_found_by_its_packag
     milk_barcode = next(csv.DictReader(taken.splitlines()))["base_unit_barcode"]
     page.get_by_label("Barcode of the base unit").fill(milk_barcode)
     page.get_by_role("button", name="Save").click()
-    expect(page.locator("#base_unit_barcode-problem")).to_contain_text("already used by product 'MILK-1L'")
+    expect(page.locator("#base_unit_barcode-problem")).to_contain_text("already used by Milk 1 l (MILK-1L)")
     assert page.get_by_label("Name", exact=True).input_value() == "Kefir 0.5 l"
     page.get_by_label("Barcode of the base unit").fill("8590000000017")
     page.get_by_role("button", name="Save").click()
