@@ -7,6 +7,7 @@ import * as rules from "./flow.js";
 import { tell } from "./lines.js";
 import * as numbers from "./numbers.js";
 import * as queue from "./queue.js";
+import { closeLot } from "./scanning.js";
 import { clearNote, focusScan, note } from "./screen.js";
 import { send } from "./sending.js";
 import { show } from "./show.js";
@@ -32,7 +33,21 @@ async function begin(flow) {
   tell("ok", "Scan the first code", "", performance.now());
 }
 
+// A second tap on Book while the first is still booking (awaiting the device's store or a question)
+// would queue the same flow twice: one booking at a time.
+let booking = false;
+
 export async function book() {
+  if (booking) return;
+  booking = true;
+  try {
+    await bookOpenFlow();
+  } finally {
+    booking = false;
+  }
+}
+
+async function bookOpenFlow() {
   const flow = state.flow;
   if (!flow || !flow.lines.length) return tell("error", "Nothing scanned yet", "", performance.now());
   const problem = flow.lines.map(rules.amountProblem).find(Boolean);
@@ -47,6 +62,7 @@ export async function book() {
                                                    flow: structuredClone(flow) } });
   }
   await screen.booked(flow);
+  closeLot();
   state.flow = null;
   await keepFlow();
   signal("ok");
@@ -61,6 +77,7 @@ export async function leave() {
   const flow = state.flow;
   if (!flow) return;
   if (!(await screenOf(flow.kind).leave(flow))) return focusScan();
+  closeLot();
   state.flow = null;
   await keepFlow();
   show();

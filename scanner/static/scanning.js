@@ -84,7 +84,9 @@ function askLot(found) {
   $("lot").focus();
 }
 
-function closeLot() {
+/** The lot prompt put away: when its lot is given or cancelled, and when its flow ends (booked or left),
+ *  so that the next flow's first scan is not taken for a lot. */
+export function closeLot() {
   state.pending = null;
   $("lot-form").hidden = true;
   $("quantity-form").hidden = false;

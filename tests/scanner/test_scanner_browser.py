@@ -85,6 +85,38 @@ def test_receive_without_an_order_books_one_batch_with_crates_lots_and_best_befo
 
 
 
+def test_a_double_tap_on_book_books_the_flow_once(phone, dairy):
+    tab = paired(phone, dairy, dairy.key("phone-1"))
+    tab.get_by_role("button", name="Receive").click()
+    wedge(tab, MILK)
+    wedge(tab, MILK)
+    tab.get_by_role("button", name="Book").dblclick()
+    expect(tab.locator("body")).to_have_attribute("data-screen", "home")
+    booked(tab, 1)
+    assert len(dairy.batches()) == 1
+    assert dairy.stock("MILK-1L") == 2
+
+
+def test_a_lot_asked_when_its_flow_ends_is_not_asked_in_the_next_one(phone, dairy):
+    tab = paired(phone, dairy, dairy.key("phone-1"))
+    tab.get_by_role("button", name="Receive").click()
+    wedge(tab, MILK)
+    assert wedge(tab, CHEESE) == "warning"  # its lot asked, then the flow booked without it
+    tab.get_by_role("button", name="Book").click()
+    booked(tab, 1)
+    tab.get_by_role("button", name="Receive").click()
+    expect(tab.get_by_label("Lot")).to_be_hidden()
+    assert wedge(tab, MILK) == "ok"
+    assert wedge(tab, CHEESE) == "warning"  # and discarded with the lot asked
+    tab.get_by_role("button", name="Discard").click()
+    tab.get_by_role("dialog").get_by_role("button", name="Discard").click()
+    expect(tab.locator("body")).to_have_attribute("data-screen", "home")
+    tab.get_by_role("button", name="Ship").click()
+    expect(tab.get_by_label("Lot")).to_be_hidden()
+    assert wedge(tab, MILK) == "ok"
+    expect(tab.locator("#last")).to_contain_text("Milk")
+
+
 def test_pick_an_order_first_expiring_lots_wrong_product_over_pick_and_a_partial_delivery(phone, dairy):
     stock_up(dairy)
     pick_order(dairy)
