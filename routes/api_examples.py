@@ -46,7 +46,14 @@ HOOK_URL = "https://erp.example.com/hooks/warehouse"
 
 LOCATION = {"id_warehouse": 2, "code": "C-01-2", "name": "Cold shelf 1, level 2", "sequence": 120, "hold": 0,
             "receiving": 0, "active": 1}
+MOVE = {"move_id": "3f1c9a52-6a0e-4f7e-9d1b-2b8f0c6e7a11", "from": {"id_warehouse": 1, "location": "A-01-1"},
+        "to": {"id_warehouse": 2, "location": "C-01-2"}, "items": [{"product_code": "YOG-150", "lot": "L2611",
+                                                                   "amount": 160}],
+        "note": "pallet to the cold store"}
 EXAMPLES = {
+    "add_move": {"body": MOVE, "answer": {}},
+    "list_moves": {"answer": {"list": [{**MOVE, "created": "2026-11-28T07:12:40Z", "posted_by": "scanner-gate-2",
+                                        "out_doc": 118, "in_doc": 119}]}},
     "list_locations": {"answer": {"list": [LOCATION, {**LOCATION, "code": "Q-1", "name": "Quarantine",
                                                       "sequence": 900, "hold": 1}]}},
     "add_location": {"body": {"id_warehouse": 2, "code": "C-01-2", "name": "Cold shelf 1, level 2",

@@ -32,13 +32,13 @@ EVERY_OPERATION = [
     ("POST", "/v1/barcodes/read"), ("POST", "/v1/batch_numbers/"), ("GET", "/v1/open_orders/"),
     # DESIGN 27: locations and the stock on them.
     ("GET", "/v1/locations/?id_warehouse=1"), ("POST", "/v1/locations/"), ("POST", "/v1/locations/1/A-1"),
-    ("GET", "/v1/locations/stock?id_warehouse=1"),
+    ("GET", "/v1/locations/stock?id_warehouse=1"), ("POST", "/v1/moves/"), ("GET", "/v1/moves/"),
 ]
 
 
 def test_the_list_names_every_operation_of_the_app(app):
     assert len(EVERY_OPERATION) == len([rule for rule in app.url_map.iter_rules()
-                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 47
+                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 49
 
 
 @pytest.mark.parametrize("method, path", EVERY_OPERATION)
