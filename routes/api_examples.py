@@ -51,6 +51,9 @@ MOVE = {"move_id": "3f1c9a52-6a0e-4f7e-9d1b-2b8f0c6e7a11", "from": {"id_warehous
                                                                    "amount": 160}],
         "note": "pallet to the cold store"}
 EXAMPLES = {
+    "pick_order": {"path": {"document_number": "SO-2044"}, "answer": {"list": [
+        {"product_code": "YOG-150", "lot": "L2611", "date_exp": "2026-12-04", "location": "C-01-2", "amount": 24},
+        {"product_code": "YOG-150", "lot": "L2612", "date_exp": "2026-12-09", "location": "C-02-1", "amount": 12}]}},
     "add_move": {"body": MOVE, "answer": {}},
     "list_moves": {"answer": {"list": [{**MOVE, "created": "2026-11-28T07:12:40Z", "posted_by": "scanner-gate-2",
                                         "out_doc": 118, "in_doc": 119}]}},

@@ -83,3 +83,17 @@ class LocationStockRowSchema(Schema):
 
 
 location_stock_rows_schema = LocationStockRowSchema(many=True)
+
+
+class PickRowSchema(Schema):
+    """What to take from one location (GET /v1/documents/{document_number}/pick); location "" is
+    stock placed nowhere yet."""
+
+    product_code = fields.String()
+    lot = fields.String()
+    date_exp = fields.String(metadata={"description": "The lot's best-before; empty where it has none."})
+    location = fields.String()
+    amount = Quantity(attribute="amount_milli")
+
+
+pick_rows_schema = PickRowSchema(many=True)

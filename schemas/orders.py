@@ -80,7 +80,9 @@ class OrderItemOutSchema(Schema):
     amount_ordered = Quantity(attribute="amount_ordered_milli")
     amount_delivered = Quantity(attribute="amount_delivered_milli")
     direction = fields.String()
-    wplace = fields.Function(lambda item: json.loads(item.wplace),
+    # In a warehouse with locations, a line the order gave no places gets those to pick it from
+    # (stock/pick_plan.py fill_wplaces puts them on the line as `pick_wplace`).
+    wplace = fields.Function(lambda item: getattr(item, "pick_wplace", None) or json.loads(item.wplace),
                              metadata={"type": "array", "items": {"type": "string"}})
     meta = fields.Function(lambda item: {"note": item.note}, metadata={
         "type": "object", "properties": {"note": {"type": "string"}}, "additionalProperties": False})
