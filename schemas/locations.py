@@ -97,3 +97,19 @@ class PickRowSchema(Schema):
 
 
 pick_rows_schema = PickRowSchema(many=True)
+
+
+class LocationRowSchema(Schema):
+    """A location as a row of an import (the kind `locations`): what the row gives, nothing more;
+    a location of that code is changed, else one is added."""
+
+    id_warehouse = Int(required=True, validate=validate.Range(min=1, max=BIGINT_MAX))
+    code = LocationCode(required=True)
+    name = fields.String(validate=[validate.Length(max=200), printable])
+    sequence = Int(validate=validate.Range(min=0, max=BIGINT_MAX))
+    hold = Flag()
+    active = Flag()
+    receiving = Flag()
+
+
+location_row_schema = LocationRowSchema()

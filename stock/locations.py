@@ -55,6 +55,15 @@ def list_locations(session, caller: Caller, id_warehouse: int) -> list[dict]:
         select(Location).where(Location.id_warehouse == id_warehouse).order_by(*WALKING_ORDER))]
 
 
+def all_locations(session, warehouses: list[int] | None = None) -> list[dict]:
+    """The locations of those warehouses (None: every one), by warehouse then walking order."""
+    query = select(Location, Warehouse.receiving_location).join(
+        Warehouse, Warehouse.id_warehouse == Location.id_warehouse).order_by(Location.id_warehouse, *WALKING_ORDER)
+    if warehouses is not None:
+        query = query.where(Location.id_warehouse.in_(warehouses))
+    return [_as_dict(location, receiving) for location, receiving in session.execute(query)]
+
+
 def get_location(session, id_warehouse: int, code: str) -> Location | None:
     """The location of that code in the warehouse, whatever the case it is written in."""
     return session.scalar(select(Location).where(Location.id_warehouse == id_warehouse,
@@ -66,59 +75,74 @@ def create_location(session, actor: audit.Actor, caller: Caller | None, fields: 
     id_warehouse = fields["id_warehouse"]
     require_may_manage(caller, frozenset({id_warehouse}), f"A location in warehouse {id_warehouse}")
     with writing(session, [id_warehouse]):
-        _require_warehouse(session, id_warehouse)
-        taken = get_location(session, id_warehouse, fields["code"])
-        if taken is not None:
-            message = f"{warehouse_words(session, id_warehouse)} has a location {taken.code} already."
-            raise Conflict(message, {"data": {"code": [message]}})
-        location = Location(id_warehouse=id_warehouse, code=fields["code"], code_key=code_key(fields["code"]),
-                            sort_key=sort_key(fields["code"]), name=fields.get("name", ""),
-                            sequence=fields.get("sequence", 0), hold=fields.get("hold", 0), active=1)
-        session.add(location)
-        if fields.get("receiving"):
-            session.get(Warehouse, id_warehouse).receiving_location = location.code
-        session.flush()
-        audit.record(session, actor, "location.create", f"{id_warehouse}/{location.code}",
-                     {name: [None, value] for name, value in _as_dict(location, _receiving(session, id_warehouse)).items()},
-                     reach=frozenset({id_warehouse}))
+        add_location(session, actor, fields)
 
 
 def update_location(session, actor: audit.Actor, caller: Caller | None, id_warehouse: int, code: str,
                     fields: dict) -> None:
-    """Change the fields given. Deactivating a location that holds stock: 409 (move it away first).
-    A location deactivated stops being the warehouse's receiving one."""
+    """Change the fields given (change_location) of the location of that code (404 if none)."""
     require_may_manage(caller, frozenset({id_warehouse}), f"Changing a location of warehouse {id_warehouse}")
     with writing(session, [id_warehouse]):
         location = get_location(session, id_warehouse, code)
         if location is None:
             raise NotFound(f"No location {code} in {warehouse_words(session, id_warehouse)}.")
-        warehouse = session.get(Warehouse, id_warehouse)
-        before = _as_dict(location, warehouse.receiving_location)
-        if fields.get("active") == 0 and location.active:
-            held = session.scalar(select(func.count()).select_from(LocationBalance).where(
-                LocationBalance.id_warehouse == id_warehouse, LocationBalance.location == location.code,
-                LocationBalance.amount_milli != 0))
-            if held:
-                message = (f"Location {location.code} holds stock of {held} product/lot(s): move it away "
-                           "before deactivating the location.")
-                raise Conflict(message, {"data": {"active": [message]}})
-        for name in ("name", "sequence", "hold", "active"):
-            if name in fields:
-                setattr(location, name, fields[name])
-        if "receiving" in fields:
-            if fields["receiving"]:
-                if not location.active:
-                    raise invalid_field(("data", "receiving"), f"Location {location.code} is not active.")
-                warehouse.receiving_location = location.code
-            elif warehouse.receiving_location == location.code:
-                warehouse.receiving_location = UNPLACED
-        if not location.active and warehouse.receiving_location == location.code:
+        change_location(session, actor, location, fields)
+
+
+def add_location(session, actor: audit.Actor, fields: dict) -> None:
+    """Add a location in the transaction under way (create_location; an import of many)."""
+    id_warehouse = fields["id_warehouse"]
+    _require_warehouse(session, id_warehouse)
+    taken = get_location(session, id_warehouse, fields["code"])
+    if taken is not None:
+        message = f"{warehouse_words(session, id_warehouse)} has a location {taken.code} already."
+        raise Conflict(message, {"data": {"code": [message]}})
+    location = Location(id_warehouse=id_warehouse, code=fields["code"], code_key=code_key(fields["code"]),
+                        sort_key=sort_key(fields["code"]), name=fields.get("name", ""),
+                        sequence=fields.get("sequence", 0), hold=fields.get("hold", 0), active=1)
+    session.add(location)
+    if fields.get("receiving"):
+        session.get(Warehouse, id_warehouse).receiving_location = location.code
+    session.flush()
+    audit.record(session, actor, "location.create", f"{id_warehouse}/{location.code}",
+                 {name: [None, value] for name, value in _as_dict(location, _receiving(session, id_warehouse)).items()},
+                 reach=frozenset({id_warehouse}))
+
+
+def change_location(session, actor: audit.Actor, location: Location, fields: dict) -> bool:
+    """Change the fields given in the transaction under way; whether anything changed.
+
+    Deactivating a location that holds stock: 409 (move it away first). A location deactivated
+    stops being the warehouse's receiving one."""
+    id_warehouse = location.id_warehouse
+    warehouse = session.get(Warehouse, id_warehouse)
+    before = _as_dict(location, warehouse.receiving_location)
+    if fields.get("active") == 0 and location.active:
+        held = session.scalar(select(func.count()).select_from(LocationBalance).where(
+            LocationBalance.id_warehouse == id_warehouse, LocationBalance.location == location.code,
+            LocationBalance.amount_milli != 0))
+        if held:
+            message = (f"Location {location.code} holds stock of {held} product/lot(s): move it away "
+                       "before deactivating the location.")
+            raise Conflict(message, {"data": {"active": [message]}})
+    for name in ("name", "sequence", "hold", "active"):
+        if name in fields:
+            setattr(location, name, fields[name])
+    if "receiving" in fields:
+        if fields["receiving"]:
+            if not location.active:
+                raise invalid_field(("data", "receiving"), f"Location {location.code} is not active.")
+            warehouse.receiving_location = location.code
+        elif warehouse.receiving_location == location.code:
             warehouse.receiving_location = UNPLACED
-        session.flush()
-        changes = audit.changed_fields(before, _as_dict(location, warehouse.receiving_location))
-        if changes:
-            audit.record(session, actor, "location.update", f"{id_warehouse}/{location.code}", changes,
-                         reach=frozenset({id_warehouse}))
+    if not location.active and warehouse.receiving_location == location.code:
+        warehouse.receiving_location = UNPLACED
+    session.flush()
+    changes = audit.changed_fields(before, _as_dict(location, warehouse.receiving_location))
+    if changes:
+        audit.record(session, actor, "location.update", f"{id_warehouse}/{location.code}", changes,
+                     reach=frozenset({id_warehouse}))
+    return bool(changes)
 
 
 def location_stock(session, caller: Caller, id_warehouse: int, location: str | None = None,
