@@ -35,6 +35,7 @@ _HELD = (select(LocationBalance.product_code, LocationBalance.lot, LocationBalan
                                    Location.code == LocationBalance.location))
          .where(LocationBalance.id_warehouse == bindparam("id_warehouse"),
                 LocationBalance.product_code.in_(bindparam("codes", expanding=True))))
+_HELD_AT = _HELD.where(LocationBalance.location.in_(bindparam("locations", expanding=True)))
 _NAMED = (select(Location.code_key, Location.code, Location.active)
           .where(Location.id_warehouse == bindparam("id_warehouse"),
                  Location.code_key.in_(bindparam("keys", expanding=True))))
@@ -99,8 +100,12 @@ def amounts_at(session, id_warehouse: int, codes) -> dict[tuple[str, str, str], 
             for row in _held(session, id_warehouse, codes)}
 
 
-def _held(session, id_warehouse: int, codes):
-    return session.connection().execute(_HELD, {"id_warehouse": id_warehouse, "codes": sorted(set(codes))}).all()
+def _held(session, id_warehouse: int, codes, locations=None):
+    """The warehouse's rows of those products, at those locations only where given."""
+    if locations is None:
+        return session.connection().execute(_HELD, {"id_warehouse": id_warehouse, "codes": sorted(set(codes))}).all()
+    return session.connection().execute(_HELD_AT, {"id_warehouse": id_warehouse, "codes": sorted(set(codes)),
+                                                   "locations": sorted(locations)}).all()
 
 
 def place(session, id_warehouse: int, deltas: dict[tuple[str, str], int], new_amounts: dict[tuple[str, str], int],
@@ -122,20 +127,24 @@ def place(session, id_warehouse: int, deltas: dict[tuple[str, str], int], new_am
         return
     if gains_to is RECEIVING:
         gains_to = receiving or UNPLACED
-    codes = {code for code, _ in deltas} | {code for code, _, _ in placed}
-    current: dict[tuple[str, str, str], int] = {}
-    walking: dict[str, tuple] = {UNPLACED: (-1, 0, "", "")}
-    for row in _held(session, id_warehouse, codes):
-        current[(row.product_code, row.lot, row.location)] = row.amount_milli
-        if row.location != UNPLACED:
-            walking[row.location] = (row.hold or 0, row.sequence or 0, row.sort_key or "", row.location)
     changes: dict[tuple[str, str, str], int] = defaultdict(int)
     explicit: dict[tuple[str, str], int] = defaultdict(int)
     for (code, lot, location), amount in placed.items():
         changes[(code, lot, location)] += amount
         explicit[(code, lot)] += amount
-    for key in sorted(set(deltas) | set(explicit)):
-        rest = deltas.get(key, 0) - explicit.get(key, 0)
+    rests = {key: deltas.get(key, 0) - explicit.get(key, 0) for key in sorted(set(deltas) | set(explicit))}
+    codes = {code for code, _ in rests}
+    current: dict[tuple[str, str, str], int] = {}
+    walking: dict[str, tuple] = {UNPLACED: (-1, 0, "", "")}
+    # Only what is taken without a location needs every place of its products (the walking
+    # order); a booking that names its places reads just those: a product on a thousand shelves
+    # costs a batch that names one of them nothing more.
+    named = None if any(rest < 0 for rest in rests.values()) else {location for _, _, location in placed} | {gains_to}
+    for row in _held(session, id_warehouse, codes, named):
+        current[(row.product_code, row.lot, row.location)] = row.amount_milli
+        if row.location != UNPLACED:
+            walking[row.location] = (row.hold or 0, row.sequence or 0, row.sort_key or "", row.location)
+    for key, rest in rests.items():
         if rest > 0:
             changes[(*key, gains_to)] += rest
         elif rest < 0:
