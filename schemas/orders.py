@@ -28,8 +28,10 @@ class OrderItemCreateSchema(Schema):
 
 
 class OrderCreateSchema(Schema):
-    # "acquire/..." would be read as the acquire operation in GET /v1/documents/{number}.
-    document_number = Name(validate.Regexp(r"(?!acquire/)", error="Must not begin with 'acquire/'."))
+    # "acquire/..." would be read as the acquire operation in GET /v1/documents/{number}, and
+    # ".../pick" as the pick plan of GET /v1/documents/{number}/pick.
+    document_number = Name(validate.Regexp(r"(?!acquire/)(?!.*/pick$)",
+                                           error="Must not begin with 'acquire/' nor end with '/pick'."))
     description = Text(load_default="")
     id_warehouse = Int(required=True, validate=in_bigint(0))
     id_customer = Int(load_default=0, validate=in_bigint(0))

@@ -85,3 +85,9 @@ def test_a_warehouse_without_locations_answers_as_before(api):
     created(api.post("/v1/documents/", order("SO", [order_item(1, "P1", 2)], directions=("O",))))
     assert api.get("/v1/documents/SO").json["item"]["items"][0]["wplace"] == []
     assert pick(api) == [("", "P1", "", "", 2)]
+
+
+def test_an_order_number_ending_in_pick_is_refused_as_it_would_name_the_pick_plan(api):
+    add_products(api)
+    r = api.post("/v1/documents/", order("SO/pick", [order_item(1, "P1", 1)], directions=("O",)))
+    assert r.status_code == 422 and "document_number" in r.json["error"]["fields"]["data"]
