@@ -97,10 +97,11 @@ def resolve(session, id_warehouse: int, text: str, path: tuple) -> str:
     return location.code
 
 
-def amounts_at(session, id_warehouse: int, codes) -> dict[tuple[str, str, str], int]:
-    """{(product, lot, location): amount} of the warehouse's rows of those products."""
+def amounts_at(session, id_warehouse: int, codes, locations=None) -> dict[tuple[str, str, str], int]:
+    """{(product, lot, location): amount} of the warehouse's rows of those products (at those
+    locations only, where given)."""
     return {(row.product_code, row.lot, row.location): row.amount_milli
-            for row in _held(session, id_warehouse, codes)}
+            for row in _held(session, id_warehouse, codes, locations)}
 
 
 def _held(session, id_warehouse: int, codes, locations=None):
