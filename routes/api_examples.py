@@ -44,7 +44,29 @@ REORDER_LEVEL = {"id_warehouse": 1, "product_code": "MILK-1L", "min_amount": 120
 HOOK_EVENTS = ["batch.booked", "stock.low"]
 HOOK_URL = "https://erp.example.com/hooks/warehouse"
 
+LOCATION = {"id_warehouse": 2, "code": "C-01-2", "name": "Cold shelf 1, level 2", "sequence": 120, "hold": 0,
+            "receiving": 0, "active": 1}
+MOVE = {"move_id": "3f1c9a52-6a0e-4f7e-9d1b-2b8f0c6e7a11", "from": {"id_warehouse": 1, "location": "A-01-1"},
+        "to": {"id_warehouse": 2, "location": "C-01-2"}, "items": [{"product_code": "YOG-150", "lot": "L2611",
+                                                                   "amount": 160}],
+        "note": "pallet to the cold store"}
 EXAMPLES = {
+    "pick_order": {"path": {"document_number": "SO-2044"}, "answer": {"list": [
+        {"product_code": "YOG-150", "lot": "L2611", "date_exp": "2026-12-04", "location": "C-01-2", "amount": 24},
+        {"product_code": "YOG-150", "lot": "L2612", "date_exp": "2026-12-09", "location": "C-02-1", "amount": 12}]}},
+    "add_move": {"body": MOVE, "answer": {}},
+    "list_moves": {"answer": {"list": [{**MOVE, "created": "2026-11-28T07:12:40Z", "posted_by": "scanner-gate-2",
+                                        "out_doc": 118, "in_doc": 119}]}},
+    "list_locations": {"answer": {"list": [LOCATION, {**LOCATION, "code": "Q-1", "name": "Quarantine",
+                                                      "sequence": 900, "hold": 1}]}},
+    "add_location": {"body": {"id_warehouse": 2, "code": "C-01-2", "name": "Cold shelf 1, level 2",
+                              "sequence": 120}, "answer": {}},
+    "update_location": {"path": {"id_warehouse": 2, "code": "C-01-2"}, "body": {"hold": 1}, "answer": {}},
+    "location_stock": {"answer": {"list": [
+        {"id_warehouse": 2, "location": "", "product_code": "YOG-150", "lot": "L2612", "date_exp": "2026-12-09",
+         "amount": 12},
+        {"id_warehouse": 2, "location": "C-01-2", "product_code": "YOG-150", "lot": "L2611",
+         "date_exp": "2026-12-04", "amount": 160}]}},
     "list_products": {"answer": {"list": [MILK]}},
     "view_product": {"path": {"product_code": "MILK-1L"}, "answer": {"item": MILK}},
     "add_product": {"body": {"product_code": "MILK-1L", "name": "Milk 1 l", "base_unit": "pc",
