@@ -42,8 +42,11 @@ def lot(product_code, lot):
               from_milli(row["delivered_milli"]), from_milli(row["returned_milli"]), from_milli(row["kept_milli"]),
               " ".join(row["orders"]), row["first"], row["last"]] for row in recall))
     product = db.session.get(Product, product_code)
+    # An order's address, built once: a lot delivered to thousands of customers links thousands of orders.
+    order_url = url_for("pages.order", document_number="_")[:-1]
     return render_template("lot.html", story=story, recall=recall, totals=lot_story.totals(story),
-                           product=product, titles=KIND_TITLES, may_write_off=g.caller.has_role("scan"))
+                           product=product, titles=KIND_TITLES, may_write_off=g.caller.has_role("scan"),
+                           order_url=order_url)
 
 
 @bp.get("/write-offs")

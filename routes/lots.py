@@ -4,7 +4,7 @@ from flask import Blueprint
 from routes.access import caller
 from routes.operation import operation, query_args
 from schemas import single
-from schemas.lots import TraceSchema, trace_query_schema, trace_schema
+from schemas.lots import TraceSchema, trace_out, trace_query_schema
 from stock import lot_story
 from storage.db import db
 
@@ -17,4 +17,4 @@ def trace_lot():
     """A lot's story in the key's warehouses: each goods-in with its order, each delivery with its order and
     customer, counts, write-offs, returns, and what is in stock where; 404 for a lot never booked."""
     query = query_args()
-    return {"item": trace_schema.dump(lot_story.trace(db.session, caller(), query["product_code"], query["lot"]))}
+    return {"item": trace_out(lot_story.trace(db.session, caller(), query["product_code"], query["lot"]))}

@@ -2,6 +2,7 @@
 from marshmallow import Schema, fields, validate
 
 from schemas.fields import Day, Quantity, printable
+from stock.quantities import from_milli
 
 CODE = [validate.Length(min=1, max=200), printable]
 
@@ -92,3 +93,32 @@ class TraceSchema(Schema):
 
 trace_query_schema = TraceQuerySchema()
 trace_schema = TraceSchema()
+
+
+def trace_out(story: dict) -> dict:
+    """trace_schema.dump(story), written out by hand: a lot delivered to thousands of customers is
+    thousands of events, and marshmallow's dump of each cost more than reading them
+    (tests/api/test_lots.py holds the two alike)."""
+    def base(event):
+        return {"date": event["date"].isoformat(), "id_warehouse": event["id_warehouse"],
+                "amount": from_milli(event["amount_milli"]), "doc_number": event["doc_number"], "ufid": event["ufid"]}
+
+    def customer(event):
+        named = event["customer"]
+        return {"id_customer": named["id_customer"], "name": named["name"], "city": named["city"]}
+
+    return {
+        "product_code": story["product_code"], "lot": story["lot"], "date_exp": story["date_exp"],
+        "received": [{**base(e), "document_number": e["document_number"], "batch_number": e["batch_number"],
+                      "date_exp": e["date_exp"]} for e in story["received"]],
+        "delivered": [{**base(e), "document_number": e["document_number"], "batch_number": e["batch_number"],
+                       "customer": customer(e)} for e in story["delivered"]],
+        "moved": [base(e) for e in story["moved"]],
+        "counted": [base(e) for e in story["counted"]],
+        "written_off": [{**base(e), "write_off_id": e["write_off_id"], "reason": e["reason"]}
+                        for e in story["written_off"]],
+        "returned": [{**base(e), "return_id": e["return_id"], "reason": e["reason"],
+                      "document_number": e["document_number"], "customer": customer(e)} for e in story["returned"]],
+        "in_stock": [{"id_warehouse": row["id_warehouse"], "location": row["location"],
+                      "amount": from_milli(row["amount_milli"])} for row in story["in_stock"]],
+    }

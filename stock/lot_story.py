@@ -9,8 +9,6 @@ received + returned + counted = delivered + written off + in stock (`adds_up`).
 `moved` stays empty until moves between warehouses exist (DESIGN 27); `in_stock` names the
 location "" (unplaced) until then too.
 """
-from collections import defaultdict
-
 from sqlalchemy import func, select
 
 from models import (Balance, Batch, BestBefore, Customer, CustomerReturn, Product, Stocktaking, WarehouseDocument,
@@ -32,12 +30,11 @@ def trace(session, caller: Caller, product_code: str, lot: str) -> dict:
     if warehouses is not None:
         lines = lines.where(item.id_warehouse.in_(warehouses))
     lines = lines.group_by(item.document_id).subquery()
-    rows = session.execute(
+    rows = session.connection().execute(
         select(doc.id, doc.doc_number, doc.ufid, doc.id_warehouse, doc.direction, doc.date, doc.id_customer,
-               doc.batch_number, lines.c.amount, lines.c.date_exp, Batch.document_number.label("order"),
-               WriteOff.write_off_id, WriteOff.reason.label("write_off_reason"), CustomerReturn.return_id,
-               CustomerReturn.reason.label("return_reason"), CustomerReturn.document_number.label("returned_on"),
-               Customer.name.label("customer_name"), Customer.city.label("customer_city"))
+               doc.batch_number, lines.c.amount, lines.c.date_exp, Batch.document_number,
+               WriteOff.write_off_id, WriteOff.reason, CustomerReturn.return_id,
+               CustomerReturn.reason, CustomerReturn.document_number, Customer.name, Customer.city)
         .join(doc, doc.id == lines.c.document_id)
         .outerjoin(Batch, (Batch.batch_number == doc.batch_number) & (doc.batch_number >= 0))
         .outerjoin(WriteOff, WriteOff.document_id == doc.id)
@@ -47,27 +44,34 @@ def trace(session, caller: Caller, product_code: str, lot: str) -> dict:
     if not rows:
         name = session.scalar(select(Product.name).where(Product.product_code == product_code)) or product_code
         raise NotFound(f"{name}, {lot_words(lot)}, was never booked.")
-    counts = _count_documents(session, [row.id for row in rows
-                                        if row.batch_number < 0 and row.write_off_id is None
-                                        and row.return_id is None])
+    # Read as plain tuples: a lot delivered to thousands of customers is thousands of rows.
+    counts = _count_documents(session, [row[0] for row in rows if row[7] < 0 and row[11] is None and row[13] is None])
     story = {kind: [] for kind in KINDS}
-    for row in rows:
-        event = {"date": row.date, "id_warehouse": row.id_warehouse, "amount_milli": int(row.amount),
-                 "doc_number": row.doc_number, "ufid": row.ufid}
-        customer = {"id_customer": row.id_customer, "name": row.customer_name or "", "city": row.customer_city or ""}
-        if row.write_off_id is not None:
-            story["written_off"].append({**event, "write_off_id": row.write_off_id, "reason": row.write_off_reason})
-        elif row.return_id is not None:
-            story["returned"].append({**event, "return_id": row.return_id, "reason": row.return_reason,
-                                      "document_number": row.returned_on, "customer": customer})
-        elif row.id in counts:
-            story["counted"].append({**event, "amount_milli": event["amount_milli"] * (1 if row.direction == "I" else -1)})
-        elif row.direction == "I":
-            story["received"].append({**event, "document_number": row.order or "", "batch_number": row.batch_number,
-                                      "date_exp": row.date_exp or ""})
+    received, delivered = story["received"], story["delivered"]
+    for (document_id, doc_number, ufid, warehouse, direction, day, id_customer, batch_number, amount, date_exp,
+         order, write_off_id, write_off_reason, return_id, return_reason, returned_on, name, city) in rows:
+        amount = int(amount)
+        if write_off_id is not None:
+            story["written_off"].append({"date": day, "id_warehouse": warehouse, "amount_milli": amount,
+                                         "doc_number": doc_number, "ufid": ufid, "write_off_id": write_off_id,
+                                         "reason": write_off_reason})
+        elif return_id is not None:
+            story["returned"].append({"date": day, "id_warehouse": warehouse, "amount_milli": amount,
+                                      "doc_number": doc_number, "ufid": ufid, "return_id": return_id,
+                                      "reason": return_reason, "document_number": returned_on,
+                                      "customer": {"id_customer": id_customer, "name": name or "", "city": city or ""}})
+        elif document_id in counts:
+            story["counted"].append({"date": day, "id_warehouse": warehouse,
+                                     "amount_milli": amount if direction == "I" else -amount,
+                                     "doc_number": doc_number, "ufid": ufid})
+        elif direction == "I":
+            received.append({"date": day, "id_warehouse": warehouse, "amount_milli": amount, "doc_number": doc_number,
+                             "ufid": ufid, "document_number": order or "", "batch_number": batch_number,
+                             "date_exp": date_exp or ""})
         else:
-            story["delivered"].append({**event, "document_number": row.order or "", "batch_number": row.batch_number,
-                                       "customer": customer})
+            delivered.append({"date": day, "id_warehouse": warehouse, "amount_milli": amount, "doc_number": doc_number,
+                              "ufid": ufid, "document_number": order or "", "batch_number": batch_number,
+                              "customer": {"id_customer": id_customer, "name": name or "", "city": city or ""}})
     stock = select(Balance.id_warehouse, Balance.amount_milli).where(
         Balance.product_code == product_code, Balance.lot == lot, Balance.amount_milli != 0)
     if warehouses is not None:
@@ -117,12 +121,15 @@ def recall_list(session, story: dict) -> list[dict]:
             if event["document_number"] and event["document_number"] not in row["orders"]:
                 row["orders"].append(event["document_number"])
             row["first"], row["last"] = min(row["first"], event["date"]), max(row["last"], event["date"])
-    addresses = defaultdict(dict)
+    addresses = {}
     numbers = [number for number in rows if number]
     for start in range(0, len(numbers), 500):
-        for customer in session.scalars(select(Customer).where(Customer.id_customer.in_(numbers[start:start + 500]))):
-            addresses[customer.id_customer] = {"name": customer.name, "street": customer.street, "zip": customer.zip,
-                                               "city": customer.city, "country": customer.country}
-    blank = {"name": "", "street": "", "zip": "", "city": "", "country": ""}
+        for number, name, street, zip_code, city, country in session.execute(
+                select(Customer.id_customer, Customer.name, Customer.street, Customer.zip, Customer.city,
+                       Customer.country).where(Customer.id_customer.in_(numbers[start:start + 500]))):
+            addresses[number] = {"name": name, "street": street, "zip": zip_code, "city": city, "country": country,
+                                 "address": ", ".join(part for part in (street, f"{zip_code} {city}".strip(), country)
+                                                      if part)}
+    blank = {"name": "", "street": "", "zip": "", "city": "", "country": "", "address": ""}
     return [{**row, **(addresses.get(number) or blank), "kept_milli": row["delivered_milli"] - row["returned_milli"]}
             for number, row in sorted(rows.items())]

@@ -6,6 +6,10 @@ import pytest
 
 from conftest import Scanner
 from helpers import add_products, created, error_fields, item, order, order_item
+from schemas.lots import trace_out, trace_schema
+from stock import lot_story
+from stock.caller import Caller
+from storage.db import db
 
 TODAY = date.today().isoformat()
 
@@ -69,6 +73,13 @@ def test_the_story_tells_both_directions(api, story):
         amounts(told["counted"]))
     out = sum(amounts(told["delivered"])) + sum(amounts(told["written_off"])) + sum(amounts(told["in_stock"]))
     assert received + returned + counted == out == 17
+
+
+def test_the_answer_is_written_as_its_schema_dumps_it(app, api, story):
+    with app.app_context():
+        told = lot_story.trace(db.session, Caller(None, "x", "read", None), "LOT", "A")
+        assert trace_out(told) == trace_schema.dump(told)
+        db.session.remove()
 
 
 def test_a_count_that_finds_more_is_positive(api, story):
