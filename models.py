@@ -276,6 +276,8 @@ class WarehouseDocumentItem(db.Model):
         Index("ix_movements_date", "date", "document_id", "item_number"),
         # One product's history, newest first (the product's page), however long the depot's.
         Index("ix_movements_product", "product_code", "document_id", "item_number"),
+        # One lot's story (stock/lot_story.py): every line of a lot, however long the product's history.
+        Index("ix_movements_lot", "product_code", "lot", "document_id"),
     )
     id: Mapped[int] = mapped_column(BigInteger().with_variant(db.Integer, "sqlite"), primary_key=True)
     document_id: Mapped[int] = mapped_column(ForeignKey("warehouse_documents.id"))
@@ -373,6 +375,48 @@ class Move(db.Model):
     out_document_id: Mapped[int] = mapped_column(BigInteger, default=0)
     in_document_id: Mapped[int] = mapped_column(BigInteger, default=0)
     items: Mapped[str] = mapped_column(Text)  # JSON: [{product_code, lot, amount_milli}]
+
+
+class WriteOff(db.Model):
+    """Stock that left for a reason, not to a customer (DESIGN 28): the goods-out document it was
+    booked as, and why. The document is an ordinary one (the seed's figures read it as goods-out);
+    this row is what marks it as a write-off."""
+
+    __tablename__ = "write_offs"
+    __table_args__ = (Index("ix_write_offs_warehouse_date", "id_warehouse", "date"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # The client's id (a UUID): a retry with the same content books nothing more.
+    write_off_id: Mapped[str] = mapped_column(String(100), unique=True)
+    id_warehouse: Mapped[int] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(String(20))
+    note: Mapped[str] = mapped_column(Text, default="")
+    date: Mapped[dt.date]
+    document_id: Mapped[int] = mapped_column(ForeignKey("warehouse_documents.id"), unique=True)
+    content_digest: Mapped[str] = mapped_column(String(64))
+    posted_by: Mapped[str] = mapped_column(String(100), default="")
+    posted_from: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+
+
+class CustomerReturn(db.Model):
+    """Goods a customer sent back against a delivered order (DESIGN 28): the goods-in document of
+    the order's warehouse it was booked as, the order it names, and why. The order's delivered
+    amounts stay as delivered."""
+
+    __tablename__ = "returns"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    return_id: Mapped[str] = mapped_column(String(100), unique=True)  # the client's id, as write_off_id
+    document_number: Mapped[str] = mapped_column(ForeignKey("order_documents.document_number"), index=True)
+    id_warehouse: Mapped[int] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(Text)
+    # Where it was put (DESIGN 27); "" unplaced, the only place until the warehouse has locations.
+    location: Mapped[str] = mapped_column(String(30), default="")
+    date: Mapped[dt.date]
+    document_id: Mapped[int] = mapped_column(ForeignKey("warehouse_documents.id"), unique=True)
+    content_digest: Mapped[str] = mapped_column(String(64))
+    posted_by: Mapped[str] = mapped_column(String(100), default="")
+    posted_from: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
 
 
 class Stocktaking(db.Model):

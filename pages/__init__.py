@@ -11,6 +11,7 @@ background/), so a page and an API call can never disagree.
   stock.py, documents.py, orders.py, stocktakings.py, movements.py, products.py, customers.py
                    the pages of each concern
   alerts.py (and the navigation's alert count), picking.py (pick lists), webhooks.py (/admin/webhooks)
+  lots.py          a lot's story and its recall list (/lots/<product>/<lot>), write-offs (/write-offs)
   reorder_levels.py  /reorder-levels: seen by all, set and removed by an admin
   admin.py         the pages under /admin/ (role admin): people, keys and pairing, the audit trail
   admin_warehouses.py, admin_backups.py, admin_depot.py   /admin/warehouses, /admin/backups, /admin/depot
@@ -40,7 +41,7 @@ STATIC.attach(bp)
 def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
     from pages import (admin, admin_backups, admin_depot, admin_warehouses, alerts, clock, common,  # noqa: F401
-                       customers, documents, imports, movements, orders, picking, printing, products,
+                       customers, documents, imports, lots, movements, orders, picking, printing, products,
                        reorder_levels, signin, stock, stocktakings, webhooks)
 
     signin.configure(app)

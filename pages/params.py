@@ -250,7 +250,35 @@ stocktakings_query = StocktakingsQuery()
 movements_query = MovementsQuery()
 movement_lines_query = MovementLinesQuery()
 reorder_levels_query = ReorderLevelsQuery()
+class LotQuery(Schema):
+    """/lots/<product>/<lot>: the page, or its recall list as CSV or XLSX."""
+
+    format = Format()
+
+
+class WriteOffsQuery(Schema):
+    """/write-offs: what was written off, by month and reason, in a warehouse and between days."""
+
+    warehouse = Warehouse()
+    since = fields.Date(load_default=None)
+    until = fields.Date(load_default=None)
+    format = Format()
+
+
+class WriteOffAsked(Schema):
+    """/write-offs/new: the lot the alerts page offers to write off, and how much of it."""
+
+    warehouse = fields.Integer(required=True, validate=validate.Range(min=1, max=2**63 - 1))
+    product = fields.String(required=True, validate=[validate.Length(min=1, max=200), printable])
+    lot = fields.String(load_default="", validate=[validate.Length(max=200), printable])
+    amount = fields.String(load_default="", validate=validate.Length(max=40))
+    reason = fields.String(load_default="expired", validate=validate.Length(max=20))
+
+
 alerts_query = AlertsQuery()
+lot_query = LotQuery()
+write_offs_query = WriteOffsQuery()
+write_off_asked = WriteOffAsked()
 pick_list_query = PickListQuery()
 webhooks_query = WebhooksQuery()
 
