@@ -6,7 +6,7 @@ story reads every line of one (product, lot): the index keeps that one range how
 product's history.
 
 Revision ID: f40a10750001
-Revises: f35a1e700001
+Revises: f39a10ca0001
 Create Date: 2026-11-28 05:40:00
 
 """
