@@ -282,7 +282,13 @@ class DocumentLabelsQuery(Schema):
     per = fields.String(load_default="line", validate=validate.OneOf(["line", "package"]))
 
 
+class LocationLabelsQuery(Schema):
+    code = fields.Raw(load_default=None)  # every one ticked, read by request.args.getlist
+    sheet = Sheet()
+
+
 label_query = LabelQuery()
+location_labels_query = LocationLabelsQuery()
 document_labels_query = DocumentLabelsQuery()
 
 
