@@ -59,3 +59,18 @@ def test_smoke(racks, admin):
     r = admin.get("/warehouses/1/locations/labels.pdf?code=A-2&code=dock"); assert r.status_code == 200, r.get_data(as_text=True)
     print(scanned(r.data, 1), scanned(r.data, 2))
     r = admin.get("/warehouses/1/locations/edit/A-2"); assert r.status_code == 200, r.get_data(as_text=True)
+
+
+def test_smoke2(racks, admin):
+    r = admin.get("/?warehouse=1"); assert r.status_code == 200, r.get_data(as_text=True)
+    html = r.get_data(as_text=True); print(html[html.index("<table"):html.index("</table>")])
+    r = admin.get("/?location=a-2"); print(r.get_data(as_text=True)[-3000:])
+    r = admin.get("/products/MILK"); html = r.get_data(as_text=True); print(html[html.index("<table"):html.index("</table>")])
+    r = admin.get("/?level=0&format=csv"); print(r.data.decode())
+
+
+def test_smoke3(racks, admin):
+    created(racks.post("/v1/documents/", {"document_number": "D9", "id_warehouse": 1, "batch_settings": {"allowed_types": ["R"], "allowed_directions": ["O"]},
+             "items": [{"item_number": 1, "product_code": "MILK", "amount_ordered": 20, "direction": "O"}, {"item_number": 2, "product_code": "CHEESE", "amount_ordered": 1, "direction": "O"}]}))
+    r = admin.get("/orders/D9/pick-list"); html = r.get_data(as_text=True); print(html[html.index("<article"):])
+    r = admin.get("/warehouses/1/count-sheet"); html = r.get_data(as_text=True); print(html[html.index("<table"):html.index("</table>")])
