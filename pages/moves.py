@@ -80,8 +80,9 @@ def move_post():
     check_form_post()
     _require_scan()
     form = _read_form()
-    # Rows left empty are not items; a refusal names an item by its row on the form.
-    filled = [index for index, row in enumerate(form["items"]) if row["product_code"] or row["amount"]]
+    # Rows without an amount are not items (the form lists what lies at the source, to be moved
+    # or not); a refusal names an item by its row on the form.
+    filled = [index for index, row in enumerate(form["items"]) if row["amount"]]
     body = {"move_id": form["move_id"], "note": form["note"],
             "from": {"id_warehouse": _number(form["from_warehouse"]), "location": form["from_location"]},
             "to": {"id_warehouse": _number(form["to_warehouse"]), "location": form["to_location"]},
