@@ -11,9 +11,8 @@ from flask import current_app, flash, g, redirect, render_template, request, url
 from marshmallow import ValidationError
 
 from pages import bp
-from pages.common import field_errors, page_actor
+from pages.common import field_errors, file_answer, page_actor
 from pages.params import load_args, location_labels_query
-from pages.printing import _file, _safe_name
 from pages.signin import check_form_post, signed_in
 from printing import labels, zpl
 from schemas.locations import location_schema, location_update_schema
@@ -153,7 +152,7 @@ def location_labels_pdf(id_warehouse):
     found, query = _labels(id_warehouse)
     body = label_pdf.labels_pdf(found, current_app.config["LABEL_SIZE"], sheet=query["sheet"] == "a4",
                                 title=f"Location labels of warehouse {id_warehouse}")
-    return _file(body, "application/pdf", f"locations-{id_warehouse}.pdf")
+    return file_answer(body, "application/pdf", f"locations-{id_warehouse}.pdf")
 
 
 @bp.get("/warehouses/<number:id_warehouse>/locations/labels.zpl")
@@ -163,7 +162,7 @@ def location_labels_zpl(id_warehouse):
     found, query = _labels(id_warehouse)
     if query["sheet"] is not None:
         raise Invalid("A Zebra prints labels from its roll, not on A4 sheets.", {"sheet": ["Only for the PDF."]})
-    return _file(zpl.labels_zpl(found, current_app.config["LABEL_SIZE"]), "application/zpl",
+    return file_answer(zpl.labels_zpl(found, current_app.config["LABEL_SIZE"]), "application/zpl",
                  f"locations-{id_warehouse}.zpl")
 
 
@@ -178,7 +177,7 @@ def location_page(id_warehouse, code):
     rows = locations.location_stock(db.session, g.caller, id_warehouse, found["code"])
     names = placed_stock.product_names(db.session, {row["product_code"] for row in rows})
     return render_template("location.html", warehouse=warehouse, location=found, rows=rows, names=names,
-                           manages=manages(id_warehouse), safe_name=_safe_name(found["code"]))
+                           manages=manages(id_warehouse))
 
 
 def typed(names) -> dict:
