@@ -55,8 +55,11 @@ ProductCode = lambda: fields.String(load_default="", validate=[validate.Length(m
 class StockQuery(Schema):
     warehouse = Warehouse()
     q = fields.String(load_default="", validate=validate.Length(max=200))
+    # A location's code in any case (DESIGN 27); "-" the unplaced stock. None: every location.
+    location = fields.String(load_default=None, validate=[validate.Length(max=30), printable])
     level = fields.Integer(load_default=-1, validate=validate.OneOf([-1, 0, 1]))
-    after = Keyset(int, str, str, lengths=(2, 3))
+    # (warehouse, product[, lot]) and, where the page shows locations, the location after them.
+    after = Keyset(int, str, str, str, lengths=(2, 3, 4))
     page = Page()
     format = Format()
 
@@ -310,7 +313,13 @@ class DocumentLabelsQuery(Schema):
     per = fields.String(load_default="line", validate=validate.OneOf(["line", "package"]))
 
 
+class LocationLabelsQuery(Schema):
+    code = fields.Raw(load_default=None)  # every one ticked, read by request.args.getlist
+    sheet = Sheet()
+
+
 label_query = LabelQuery()
+location_labels_query = LocationLabelsQuery()
 document_labels_query = DocumentLabelsQuery()
 
 
