@@ -32,7 +32,7 @@ export const pick = flowScreen("pick", {
     drawLines(flow, "Put back");
     drawStop(flow);
   },
-  firstLot: (flow, code) => places.lotFor(flow, code) || rules.nextLot(flow, code),
+  firstLot: (flow, code) => (located(flow) && lotHere(flow, code)) || rules.nextLot(flow, code),
   readyToBook: partialAsked,
   booked: (flow) => forgetTaken(flow.order.document_number),
   leave: putBack,
@@ -90,6 +90,12 @@ async function pickScanned(flow, text, startedAt) {
   const stop = places.nextStop(flow);
   if (stop && stop.location === location.code) return tell("ok", `At ${location.code}`, stopText(stop), startedAt);
   return tell("warning", `${location.code} is not the next location`, stop ? `Go to ${stop.location || "unplaced stock"}` : "Everything planned is taken", startedAt);
+}
+
+/** The lot the plan takes of a product at the next location, else at the first with some left: the
+ * picker stands at a location, and of a product lots lie where the plan put them. */
+function lotHere(flow, code) {
+  return places.nextStop(flow)?.rows.find((row) => row.product_code === code && row.lot)?.lot || places.lotFor(flow, code);
 }
 
 /** What to take at a stop: "Milk 1 l 12 pc, Gouda 400 g lot L-OLD 4 pc". */
