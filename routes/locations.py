@@ -6,7 +6,7 @@ from routes.operation import operation, query_args
 from routes.parsing import body_data, load
 from schemas import NothingSchema, listing
 from schemas.locations import (LocationSchema, LocationStockRowSchema, location_schema, location_stock_query_schema,
-                               location_stock_rows_schema, location_update_schema, locations_query_schema,
+                               location_stock_row_out, location_update_schema, locations_query_schema,
                                locations_schema)
 from stock import locations
 from storage.db import db
@@ -47,4 +47,4 @@ def location_stock():
     query = query_args()
     found = locations.location_stock(db.session, caller(), query["id_warehouse"], query.get("location") or None,
                                      query.get("product_code", ""))
-    return {"list": location_stock_rows_schema.dump(found)}
+    return {"list": [location_stock_row_out(row) for row in found]}

@@ -7,7 +7,7 @@ from routes.parsing import body_data, load
 from schemas import (NothingSchema, OrderAcquireSchema, OrderOutSchema, OrderViewSchema, listing,
                      order_acquire_schema, order_close_schema, order_create_schema, order_list_query_schema, order_view_schema,
                      orders_list_schema, single)
-from schemas.locations import PickRowSchema, pick_rows_schema
+from schemas.locations import PickRowSchema, pick_row_out
 from stock import orders, pick_plan
 from storage.db import db
 
@@ -47,7 +47,7 @@ def view_order(document_number):
 def pick_order(document_number):
     """What to take for the order's open goods-out lines: the first-expiring lot first, of a lot the
     first locations in walking order, hold locations never; listed in walking order."""
-    return {"list": pick_rows_schema.dump(pick_plan.pick_plan(db.session, caller(), document_number))}
+    return {"list": [pick_row_out(row) for row in pick_plan.pick_plan(db.session, caller(), document_number)]}
 
 
 @bp.post("/")

@@ -169,7 +169,7 @@ def location_stock(session, caller: Caller, id_warehouse: int, location: str | N
                            lb.product_code, lb.lot)
     return [{"id_warehouse": row.id_warehouse, "location": row.location, "product_code": row.product_code,
              "lot": row.lot, "date_exp": row.date_exp, "amount_milli": row.amount_milli}
-            for row in session.execute(query)]
+            for row in session.connection().execute(query)]
 
 
 def _require_warehouse(session, id_warehouse: int) -> None:

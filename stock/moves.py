@@ -143,7 +143,7 @@ def _check_items(session, items: list[dict]) -> dict[str, dict]:
 
 def _refuse_short(session, items, id_warehouse: int, location: str, amounts: dict, products: dict) -> None:
     """409 naming the items whose (product, lot) the source location holds less of than the move takes."""
-    there = placement.amounts_at(session, id_warehouse, {code for code, _ in amounts})
+    there = placement.amounts_at(session, id_warehouse, {code for code, _ in amounts}, {location})
     short = {key for key, amount in amounts.items() if there.get((*key, location), 0) < amount}
     if not short:
         return

@@ -10,7 +10,7 @@ from datetime import date
 
 from sqlalchemy import and_, or_, select
 
-from models import BestBefore, Location, LocationBalance, OrderDocument
+from models import Balance, Location, LocationBalance, OrderDocument
 from stock.caller import Caller
 from stock.orders import CLOSED, expiration_limit_date, get_order
 from stock.picking import plan_picks
@@ -64,15 +64,20 @@ def pickable(session, id_warehouse: int, codes) -> tuple[dict[str, list[dict]], 
     if not codes:
         return {}, {}
     lb = LocationBalance
-    rows = session.execute(
-        select(lb.product_code, lb.lot, lb.location, lb.amount_milli, BestBefore.date_exp,
-               Location.sequence, Location.sort_key)
-        .outerjoin(BestBefore, and_(BestBefore.product_code == lb.product_code, BestBefore.lot == lb.lot))
+    connection = session.connection()
+    # The lots' best-before from their balances (one row a lot), not joined to every place of them.
+    dated = {(code, lot): day for code, lot, day in connection.execute(
+        select(Balance.product_code, Balance.lot, Balance.best_before)
+        .where(Balance.id_warehouse == id_warehouse, Balance.product_code.in_(sorted(codes))))}
+    rows = connection.execute(
+        select(lb.product_code, lb.lot, lb.location, lb.amount_milli, Location.sequence, Location.sort_key)
         .outerjoin(Location, and_(Location.id_warehouse == lb.id_warehouse, Location.code == lb.location))
         .where(lb.id_warehouse == id_warehouse, lb.product_code.in_(sorted(codes)), lb.amount_milli > 0,
                or_(lb.location == UNPLACED, Location.hold == 0)))
-    for code, lot, location, amount, day, sequence, sort_key in rows:
-        entry = lots.setdefault(code, {}).setdefault(lot, {"lot": lot, "date_exp": day or "", "amount_milli": 0})
+    for code, lot, location, amount, sequence, sort_key in rows:
+        entry = lots.setdefault(code, {}).get(lot)
+        if entry is None:
+            entry = lots[code][lot] = {"lot": lot, "date_exp": dated.get((code, lot), ""), "amount_milli": 0}
         entry["amount_milli"] += amount
         walk = _FIRST if location == UNPLACED else (sequence, sort_key, location)
         places.setdefault((code, lot), []).append((walk, location, amount))

@@ -10,7 +10,7 @@ the locations in walking order, hold locations last.
 """
 from collections import defaultdict
 
-from sqlalchemy import and_, bindparam, exists, select
+from sqlalchemy import and_, bindparam, exists, null, select
 
 from models import Balance, Location, LocationBalance, Warehouse
 from stock.errors import InsufficientStock, invalid_field, item_errors
@@ -35,7 +35,12 @@ _HELD = (select(LocationBalance.product_code, LocationBalance.lot, LocationBalan
                                    Location.code == LocationBalance.location))
          .where(LocationBalance.id_warehouse == bindparam("id_warehouse"),
                 LocationBalance.product_code.in_(bindparam("codes", expanding=True))))
-_HELD_AT = _HELD.where(LocationBalance.location.in_(bindparam("locations", expanding=True)))
+_HELD_AT = (select(LocationBalance.product_code, LocationBalance.lot, LocationBalance.location,
+                   LocationBalance.amount_milli, null().label("hold"), null().label("sequence"),
+                   null().label("sort_key"))
+            .where(LocationBalance.id_warehouse == bindparam("id_warehouse"),
+                   LocationBalance.product_code.in_(bindparam("codes", expanding=True)),
+                   LocationBalance.location.in_(bindparam("locations", expanding=True))))
 _NAMED = (select(Location.code_key, Location.code, Location.active)
           .where(Location.id_warehouse == bindparam("id_warehouse"),
                  Location.code_key.in_(bindparam("keys", expanding=True))))
@@ -59,27 +64,25 @@ def resolve_items(session, id_warehouse: int, items: list[dict], field: str = "w
     has_locations, _ = warehouse_places(session, id_warehouse)
     if not has_locations:
         return None
-    named = {item.get(field) or "" for item in items} - {""}
+    texts = [item.get(field) or "" for item in items]
+    named = set(texts) - {""}
     found = {}
     if named:
         found = {key: (code, active) for key, code, active in session.connection().execute(
             _NAMED, {"id_warehouse": id_warehouse, "keys": sorted({text.upper() for text in named})})}
-    places, problems = [], {}
-    for index, item in enumerate(items):
-        text = item.get(field) or ""
-        if not text:
-            places.append(None)
-            continue
-        location = found.get(text.upper())
-        if location is None:
-            problems[index] = {field: [f"No location {text!r} in {warehouse_words(session, id_warehouse)}."]}
-        elif not location[1]:
-            problems[index] = {field: [f"Location {location[0]} of {warehouse_words(session, id_warehouse)} "
-                                       "is not active."]}
-        places.append(location[0] if location else None)
-    if problems:
-        raise item_errors(problems)
-    return places
+    # Each text a scanner sent is looked up once, however many lines carry it.
+    known = {text: found.get(text.upper()) for text in named}
+    if all(location is not None and location[1] for location in known.values()):
+        return [known[text][0] if text else None for text in texts]
+    where = warehouse_words(session, id_warehouse)
+    problems = {}
+    for index, text in enumerate(texts):
+        location = known.get(text)
+        if text and location is None:
+            problems[index] = {field: [f"No location {text!r} in {where}."]}
+        elif text and not location[1]:
+            problems[index] = {field: [f"Location {location[0]} of {where} is not active."]}
+    raise item_errors(problems)
 
 
 def resolve(session, id_warehouse: int, text: str, path: tuple) -> str:
@@ -94,10 +97,11 @@ def resolve(session, id_warehouse: int, text: str, path: tuple) -> str:
     return location.code
 
 
-def amounts_at(session, id_warehouse: int, codes) -> dict[tuple[str, str, str], int]:
-    """{(product, lot, location): amount} of the warehouse's rows of those products."""
+def amounts_at(session, id_warehouse: int, codes, locations=None) -> dict[tuple[str, str, str], int]:
+    """{(product, lot, location): amount} of the warehouse's rows of those products (at those
+    locations only, where given)."""
     return {(row.product_code, row.lot, row.location): row.amount_milli
-            for row in _held(session, id_warehouse, codes)}
+            for row in _held(session, id_warehouse, codes, locations)}
 
 
 def _held(session, id_warehouse: int, codes, locations=None):
@@ -140,6 +144,14 @@ def place(session, id_warehouse: int, deltas: dict[tuple[str, str], int], new_am
     # order); a booking that names its places reads just those: a product on a thousand shelves
     # costs a batch that names one of them nothing more.
     named = None if any(rest < 0 for rest in rests.values()) else {location for _, _, location in placed} | {gains_to}
+    if named is not None and (policy.allow_negative_stock or all(amount > 0 for amount in placed.values())):
+        # Nothing taken from anywhere that could fall short (goods-in): the rows are added to
+        # where they are, in the database, without reading them first.
+        for key, rest in rests.items():
+            if rest > 0:
+                changes[(*key, gains_to)] += rest
+        _add(session, id_warehouse, changes)
+        return
     for row in _held(session, id_warehouse, codes, named):
         current[(row.product_code, row.lot, row.location)] = row.amount_milli
         if row.location != UNPLACED:
@@ -157,6 +169,22 @@ def place(session, id_warehouse: int, deltas: dict[tuple[str, str], int], new_am
     upsert_tuples(session, LocationBalance.__table__, _COLUMNS, _KEY,
                   [(id_warehouse, code, lot, location, current.get((code, lot, location), 0) + change)
                    for (code, lot, location), change in sorted(changes.items()) if change])
+
+
+def _add(session, id_warehouse: int, changes: dict[tuple[str, str, str], int]) -> None:
+    """Add each change to its row (a new row where there is none), in one driver call."""
+    rows = [(id_warehouse, code, lot, location, change) for (code, lot, location), change in sorted(changes.items())
+            if change]
+    if not rows:
+        return
+    connection = session.connection()
+    quote = connection.dialect.identifier_preparer.quote
+    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
+    table = quote(LocationBalance.__tablename__)
+    connection.exec_driver_sql(
+        f"INSERT INTO {table} (id_warehouse, product_code, lot, location, amount_milli) "
+        f"VALUES ({', '.join([mark] * 5)}) ON CONFLICT (id_warehouse, product_code, lot, location) "
+        f"DO UPDATE SET amount_milli = {table}.amount_milli + excluded.amount_milli", rows)
 
 
 def _take(key: tuple[str, str], amount: int, current: dict, changes: dict, walking: dict) -> None:

@@ -63,7 +63,8 @@ def count_stock(session, id_warehouse: int, day: date, items: list[dict], produc
         row.date_exp = entry["date_exp"] or row.date_exp
     placed = {}
     if at_locations:
-        there = amounts_at(session, id_warehouse, {code for code, _, _ in at_locations})
+        there = amounts_at(session, id_warehouse, {code for code, _, _ in at_locations},
+                           {location for _, _, location in at_locations})
         placed = {key: amount - there.get(key, 0) for key, amount in at_locations.items()}
         for (code, lot, _), change in placed.items():
             row = existing[(code, lot)]

@@ -271,3 +271,13 @@ def test_a_count_in_a_warehouse_without_locations_is_as_today(book):
     book.count(item("P1", 3, wplace="free text"))
     assert stock(book.api) == [("", "P1", "", 3)]
     assert inventory(book.api) == [("P1", "", 3)]
+
+
+def test_the_hand_written_answers_equal_the_schemas_dump():
+    from schemas.locations import (location_stock_row_out, location_stock_rows_schema, pick_row_out,
+                                   pick_rows_schema)
+
+    rows = [{"id_warehouse": 1, "location": "A-1", "product_code": "P1", "lot": "X", "date_exp": "2027-01-31",
+             "amount_milli": amount} for amount in (1500, 2000, -1, 0)]
+    assert [location_stock_row_out(row) for row in rows] == location_stock_rows_schema.dump(rows)
+    assert [pick_row_out(row) for row in rows] == pick_rows_schema.dump(rows)
