@@ -34,6 +34,12 @@ def warehouse_name(depot, warehouse):
     return next(w["name"] for w in depot.ok("GET", "/v1/warehouses/")["list"] if w["id_warehouse"] == warehouse)
 
 
+def shot(tab, name):
+    """A screenshot for docs/, of the phone's run only: the docs show the page at 390 px."""
+    if tab.viewport_size == PHONE:
+        keep_screenshot(tab, name)
+
+
 @pytest.fixture(params=[PHONE, DESKTOP], ids=["390px", "desktop"])
 def device(request, browser, dairy):
     context = open_context(browser, dairy, request.param)
@@ -61,7 +67,7 @@ def test_receive_goes_to_the_location_scanned_typed_or_proposed_and_a_warehouse_
     tab.get_by_role("button", name="Add").click()
     tab.get_by_label("Quantity").fill("5")
     tab.get_by_role("button", name="Set").click()
-    keep_screenshot(tab, "scanner-receive-location.png")
+    shot(tab, "scanner-receive-location.png")
     # Typed into the field, as a person without a trigger does.
     tab.get_by_label("Location").fill("B-1")
     tab.get_by_label("Location").press("Enter")
@@ -114,7 +120,7 @@ def test_a_move_within_a_warehouse_and_one_into_another_warehouse(device, dairy)
     expect(tab.locator("#last")).to_contain_text("Scan To")
     assert wedge(tab, "A-2") == "ok"
     expect(tab.get_by_label("To")).to_have_value("A-2")
-    keep_screenshot(tab, "scanner-move.png")
+    shot(tab, "scanner-move.png")
     tab.get_by_role("button", name="Book").click()
     booked(tab, 1)
     assert placed(dairy) == {("A-1", "MILK-1L", ""): 27, ("A-2", "MILK-1L", ""): 13, ("A-1", "CHEESE", "L-OLD"): 4}
@@ -212,7 +218,7 @@ def test_pick_names_the_next_location_and_books_each_line_from_where_the_plan_to
     choose(tab, "SO-1")
     where = tab.locator("#where")
     expect(where).to_have_text("Go to A-1: Gouda 400 g lot L-OLD 4 pc")
-    keep_screenshot(tab, "scanner-pick-location.png")
+    shot(tab, "scanner-pick-location.png")
     assert wedge(tab, "B-1") == "warning"  # not the next stop
     expect(tab.locator("#last")).to_contain_text("Go to A-1")
     assert wedge(tab, "A-1") == "ok"
