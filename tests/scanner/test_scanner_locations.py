@@ -246,6 +246,29 @@ def test_pick_names_the_next_location_and_books_each_line_from_where_the_plan_to
     assert placed(dairy) == {("B-1", "CHEESE", "L-NEW"): 8}
 
 
+def test_an_order_taken_online_is_led_location_by_location_in_a_dead_spot(phone, dairy):
+    racks(dairy)
+    put_away(dairy, 1, [("MILK-1L", 12, "B-1", "", ""), ("MILK-1L", 12, "A-2", "", "")])
+    pick_order(dairy, lines=(("MILK-1L", 24),))
+    tab = paired(phone, dairy, dairy.key("phone-1"))
+    ready_for_a_dead_spot(tab)
+    tab.get_by_role("button", name="Pick an order").click()
+    choose(tab, "SO-1")
+    expect(tab.locator("#where")).to_have_text("Go to A-2: Milk 1 l 12 pc")
+    phone.set_offline(True)
+    tab.reload()  # the plan is kept with the flow on the device
+    expect(tab.locator("#where")).to_have_text("Go to A-2: Milk 1 l 12 pc")
+    wedge(tab, MILK_CRATE)
+    expect(tab.locator("#where")).to_have_text("Go to B-1: Milk 1 l 12 pc")
+    wedge(tab, MILK_CRATE)
+    tab.get_by_role("button", name="Book").click()
+    expect(tab.locator("[data-queue-waiting]")).to_have_text("1")
+    phone.set_offline(False)
+    booked(tab, 1)
+    assert dairy.order_state("SO-1") == 0
+    assert placed(dairy) == {}
+
+
 def test_count_asks_the_location_first_and_counts_each_location_scanned(phone, dairy):
     racks(dairy)
     put_away(dairy, 1, [("MILK-1L", 10, "A-1", "", ""), ("MILK-1L", 5, "A-2", "", ""), ("BUTTER", 3, "A-1", "", "")])
