@@ -11,6 +11,8 @@
 //                           line's (and batch item's) wplace; by default none ("")
 //   draw(flow)              how it draws its screen; by default lines.js's drawLines, leaving by "Discard"
 //   firstLot(flow, code)    the lot the lot prompt starts with; by default none ("")
+//   lots(flow, code)        the lots the lot prompt offers as buttons ({lot, date_exp, amount_milli});
+//                           by default those the order plans (flow.js plannedLots)
 //   bestBefore              whether the lot prompt asks the best-before day; by default not
 //   readyToBook(flow)       asked at Book before anything is booked, false keeps the flow open; by
 //                           default true
@@ -38,6 +40,7 @@ export function flowScreen(kind, own = {}) {
     placeOf: () => "",
     draw: (flow) => drawLines(flow, "Discard"),
     firstLot: () => "",
+    lots: rules.plannedLots,
     bestBefore: false,
     readyToBook: async () => true,
     queue: null,

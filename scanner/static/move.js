@@ -20,6 +20,8 @@ export const move = flowScreen("move", {
     tell("error", "Where does it go? Scan To", "A location's label, or To a warehouse", performance.now());
     return false;
   },
+  lots: (flow, code) => (flow.fromStock || []).filter((row) => row.product_code === code),
+  firstLot: (flow, code) => (flow.fromStock || []).find((row) => row.product_code === code)?.lot || "",
   queue: queueMove,
   booked: (flow) => (flow.to.location ? rememberPlaces(flow.to.id_warehouse, flow.lines, flow.to.location) : null),
 });

@@ -2,6 +2,8 @@
 // Location, From or To field, sets where what follows goes (Receive, Count) or a move's ends (Move);
 // and where this device last put each product, proposed the next time it is received.
 
+import { toMilli } from "./amounts.js";
+import { call } from "./api.js";
 import { tell } from "./lines.js";
 import * as places from "./locations.js";
 import { scanProduct } from "./scanning.js";
@@ -57,10 +59,28 @@ async function placeEnd(flow, which, end, startedAt) {
     flow.warehouse = state.warehouses.find((w) => w.id_warehouse === end.id_warehouse) || flow.warehouse;
   }
   flow[which] = end;
+  if (which === "from") {
+    flow.fromStock = [];
+    lotsAt(flow, end);
+  }
   await keepFlow();
   const where = end ? `${end.location || "unplaced stock"} · ${end.name}` : "not chosen";
   tell("ok", `${which === "from" ? "From" : "To"}: ${where}`,
        which === "from" ? "Scan what moves, then where it goes" : "Book moves it", startedAt);
+}
+
+/** What lies at a move's From, for the lot prompt to offer (first expiring first): fetched after the
+ * scan was told, so a slow network never delays it; offline, nothing is offered and the lot is typed. */
+async function lotsAt(flow, end) {
+  if (!end.location) return;
+  const answer = await call(state.key, "GET",
+    `/v1/locations/stock?id_warehouse=${end.id_warehouse}&location=${encodeURIComponent(end.location)}`);
+  if (answer.kind !== "ok" || state.flow !== flow || flow.from !== end) return;
+  flow.fromStock = answer.data.list.filter((row) => row.lot)
+    .map((row) => ({ product_code: row.product_code, lot: row.lot, date_exp: row.date_exp, amount_milli: toMilli(row.amount) }))
+    .filter((row) => row.amount_milli) // none below zero (a depot that allows negative stock)
+    .sort((a, b) => (a.date_exp || "9999") < (b.date_exp || "9999") ? -1 : 1);
+  await keepFlow();
 }
 
 /** Move: the To button, for another warehouse's unplaced stock (one without locations has no code to scan). */

@@ -72,7 +72,7 @@ function askLot(found) {
   $("best-before").value = "";
   $("best-before-label").hidden = !screen.bestBefore;
   const choices = $("lot-choices");
-  choices.replaceChildren(...rules.plannedLots(flow, found.product.product_code).map((pick) => {
+  choices.replaceChildren(...screen.lots(flow, found.product.product_code).map((pick) => {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "quiet small";

@@ -9,7 +9,7 @@ from playwright.sync_api import expect
 
 from helpers import batch, item
 from scanner_page import (BUTTER, CHEESE, DESKTOP, MILK, MILK_CRATE, PHONE, booked, choose, close_context,
-                          keep_screenshot, open_context, paired, pick_order, ready_for_a_dead_spot, wedge)
+                          keep_screenshot, kept, open_context, paired, pick_order, ready_for_a_dead_spot, wedge)
 
 
 def racks(depot, warehouse=1, codes=("DOCK", "A-1", "A-2", "B-1"), receiving="DOCK"):
@@ -32,6 +32,16 @@ def put_away(depot, number, lines, warehouse=1):
 
 def warehouse_name(depot, warehouse):
     return next(w["name"] for w in depot.ok("GET", "/v1/warehouses/")["list"] if w["id_warehouse"] == warehouse)
+
+
+def lots_fetched(tab):
+    """Wait (a bounded while) until the page holds what lies at the move's From: it asks the service
+    for it after telling the From scan."""
+    for _ in range(200):
+        if (kept(tab, "flow") or {}).get("fromStock"):
+            return
+        tab.wait_for_timeout(50)
+    assert (kept(tab, "flow") or {}).get("fromStock"), "the stock at From was never fetched"
 
 
 def shot(tab, name):
@@ -106,7 +116,8 @@ def test_receive_goes_to_the_location_scanned_typed_or_proposed_and_a_warehouse_
 def test_a_move_within_a_warehouse_and_one_into_another_warehouse(device, dairy):
     racks(dairy)
     racks(dairy, 2, codes=("C-1", "C-2"), receiving="")
-    put_away(dairy, 1, [("MILK-1L", 40, "A-1", "", ""), ("CHEESE", 4, "A-1", "L-OLD", "2027-01-31")])
+    put_away(dairy, 1, [("MILK-1L", 40, "A-1", "", ""), ("CHEESE", 2, "A-1", "L-NEW", "2027-06-30"),
+                        ("CHEESE", 4, "A-1", "L-OLD", "2027-01-31")])
     tab = paired(device, dairy, dairy.key("phone-1", warehouses=(1, 2)))
     # Within warehouse 1: From scanned, what moves, To scanned.
     tab.get_by_role("button", name="Move").click()
@@ -123,7 +134,8 @@ def test_a_move_within_a_warehouse_and_one_into_another_warehouse(device, dairy)
     shot(tab, "scanner-move.png")
     tab.get_by_role("button", name="Book").click()
     booked(tab, 1)
-    assert placed(dairy) == {("A-1", "MILK-1L", ""): 27, ("A-2", "MILK-1L", ""): 13, ("A-1", "CHEESE", "L-OLD"): 4}
+    assert placed(dairy) == {("A-1", "MILK-1L", ""): 27, ("A-2", "MILK-1L", ""): 13, ("A-1", "CHEESE", "L-OLD"): 4,
+                             ("A-1", "CHEESE", "L-NEW"): 2}
     assert dairy.stock("MILK-1L") == 40  # within a warehouse only the locations change
     # Into warehouse 2: From typed, a lot, To a location of the other warehouse.
     tab.get_by_role("button", name="Move").click()
@@ -131,8 +143,11 @@ def test_a_move_within_a_warehouse_and_one_into_another_warehouse(device, dairy)
     tab.get_by_label("From").fill("A-1")
     tab.get_by_label("From").press("Enter")
     expect(tab.locator("#last")).to_contain_text("From: A-1")
+    lots_fetched(tab)
     wedge(tab, CHEESE)
-    tab.get_by_label("Lot").fill("L-OLD")
+    # The lot prompt offers what lies at From, the first expiring first.
+    expect(tab.get_by_label("Lot")).to_have_value("L-OLD")
+    expect(tab.locator("#lot-choices button")).to_have_text(["L-OLD · 2027-01-31 · 4", "L-NEW · 2027-06-30 · 2"])
     tab.get_by_role("button", name="Add").click()
     tab.get_by_label("Quantity").fill("3")
     tab.get_by_role("button", name="Set").click()
