@@ -1,5 +1,6 @@
 // The open flow's screen as drawn: the big line of the last scan (tell: its tone, its product and
-// amount), the lines scanned with the changed one highlighted, and what is left on the order. Each
+// amount), the fields of its places, the lines scanned with the changed one highlighted, and what is
+// left on the order. Each
 // flow draws its screen through its module's draw(flow); drawLines is the way every flow has so far.
 
 import { fromMilli, inBase } from "./amounts.js";
@@ -37,15 +38,19 @@ export function drawFlow() {
 /** The title, the leave button (`leave` names it), the lines scanned and what the order has left. */
 export function drawLines(flow, leave) {
   const kind = rules.KINDS[flow.kind];
-  $("flow-title").textContent = `${kind.title} · ${flow.warehouse.name}${flow.order ? ` · ${flow.order.document_number}` : ""}`;
+  const to = flow.to && flow.to.id_warehouse !== flow.warehouse.id_warehouse ? ` → ${flow.to.name}` : "";
+  $("flow-title").textContent = `${kind.title} · ${flow.warehouse.name}${to}${flow.order ? ` · ${flow.order.document_number}` : ""}`;
   $("leave").textContent = leave;
+  $("where").hidden = true; // the next location of a pick (pick.js)
+  drawPlaces(flow);
   $("lines").replaceChildren(...flow.lines.map((line, index) => {
     const li = document.createElement("li");
     li.className = index === flow.last ? "changed" : "";
     li.dataset.index = String(index);
     const name = document.createElement("span");
     name.className = "name";
-    name.textContent = `${line.name}${line.lot ? ` · lot ${line.lot}` : ""}${line.date_exp ? ` · ${line.date_exp}` : ""}`;
+    name.textContent = `${line.name}${line.lot ? ` · lot ${line.lot}` : ""}${line.date_exp ? ` · ${line.date_exp}` : ""}`
+      + `${line.location ? ` · at ${line.location}` : ""}`;
     const amount = document.createElement("span");
     amount.className = "amount";
     amount.textContent = amountText(line);
@@ -64,4 +69,20 @@ export function drawLines(flow, leave) {
       + `${product ? product.base_unit : ""} left${lots.length ? ` · take ${lots.join(", ")}` : ""}`;
     return li;
   }));
+}
+
+/** The fields of the places the flow asks (DESIGN 27): Location, or From and To; none in a warehouse
+ * without locations. A field being typed into keeps its text. */
+function drawPlaces(flow) {
+  const asks = flow.places || [];
+  $("places").hidden = !asks.length;
+  for (const name of ["location", "from", "to"]) $(`${name}-field`).hidden = !asks.includes(name);
+  $("to-warehouse").hidden = !asks.includes("to");
+  const fill = (id, value, placeholder) => {
+    if (document.activeElement !== $(id)) $(id).value = value;
+    $(id).placeholder = placeholder;
+  };
+  fill("location", flow.location || "", flow.proposed ? `${flow.proposed} (proposed)` : "scan the location's label");
+  fill("from", flow.from?.location || "", `unplaced stock of ${flow.warehouse.name}`);
+  fill("to", flow.to?.location || "", flow.to ? `unplaced stock of ${flow.to.name}` : "scan where it goes");
 }
