@@ -9,6 +9,7 @@ from sqlalchemy import select
 
 from conftest import Scanner
 from helpers import add_products, created, error_fields, item, order, order_item
+from identity import api_keys
 from models import CustomerReturn, OutboxEvent, WarehouseDocument
 from storage.db import db
 
@@ -172,3 +173,74 @@ def test_a_write_off_from_an_unknown_or_inactive_location_is_422_naming_the_line
     assert "No location 'NOPE'" in fields["data"]["items"]["1"]["location"][0]
     assert "not active" in fields["data"]["items"]["2"]["location"][0]
     assert documents(app) == before
+
+
+def trace(client, code="LOT", lot="A"):
+    r = client.get(f"/v1/lots/trace?product_code={code}&lot={lot}")
+    assert r.status_code == 200, r.json
+    return r.json["item"]
+
+
+def adds_up(told) -> bool:
+    came = sum(e["amount"] for kind in ("received", "returned", "counted") for e in told[kind])
+    went = sum(e["amount"] for kind in ("delivered", "written_off", "in_stock") for e in told[kind])
+    return round(came + sum(e["change"] for e in told["moved"]), 3) == round(went, 3)
+
+
+@pytest.fixture
+def moved(placed):
+    """From `placed`: 2 of LOT lot A moved from B-1 to A-1 within warehouse 1, 3 from unplaced
+    to warehouse 2's C-1 (two documents), and 1 of lot B (another lot: not in A's story)."""
+    add_locations(placed, 2, "C-1")
+    Scanner(placed).book("R", "I", [item("LOT", 1, lot="B", wplace="B-1")], number=2)
+    for move_id, source, target, lot, amount in (("m-1", (1, "B-1"), (1, "a-1"), "A", 2),
+                                                 ("m-2", (1, ""), (2, "C-1"), "A", 3),
+                                                 ("m-3", (1, "B-1"), (1, "A-1"), "B", 1)):
+        created(placed.post("/v1/moves/", {
+            "move_id": move_id, "from": {"id_warehouse": source[0], "location": source[1]},
+            "to": {"id_warehouse": target[0], "location": target[1]}, "note": f"note {move_id}",
+            "items": [{"product_code": "LOT", "lot": lot, "amount": amount}]}))
+    return placed
+
+
+def test_the_trace_tells_the_stock_per_location_and_the_lots_moves(moved):
+    told = trace(moved)
+    assert told["in_stock"] == [{"id_warehouse": 1, "location": "", "amount": 1},
+                                {"id_warehouse": 1, "location": "A-1", "amount": 4},
+                                {"id_warehouse": 1, "location": "B-1", "amount": 1},
+                                {"id_warehouse": 1, "location": "H-1", "amount": 5},
+                                {"id_warehouse": 2, "location": "C-1", "amount": 3}]
+    assert [(m["move_id"], m["from"], m["to"], m["amount"], m["change"], m["note"]) for m in told["moved"]] == [
+        ("m-1", {"id_warehouse": 1, "location": "B-1"}, {"id_warehouse": 1, "location": "A-1"}, 2, 0, "note m-1"),
+        ("m-2", {"id_warehouse": 1, "location": ""}, {"id_warehouse": 2, "location": "C-1"}, 3, 0, "note m-2")]
+    within, between = told["moved"]
+    assert (within["out_doc"], within["in_doc"]) == (0, 0) and between["out_doc"] and between["in_doc"]
+    # The move's two documents are the move, not a goods-in and a delivery.
+    assert [e["amount"] for e in told["received"]] == [14] and told["delivered"] == []
+    assert adds_up(told)
+    assert [m["move_id"] for m in trace(moved, lot="B")["moved"]] == ["m-3"]
+
+
+def test_the_trace_of_a_key_limited_to_one_warehouse_still_adds_up(app, moved, api_as):
+    with app.app_context():
+        key = api_keys.create_key(db.session, "read_w2", "read", [2])
+        db.session.remove()
+    into = trace(api_as(key))
+    assert into["in_stock"] == [{"id_warehouse": 2, "location": "C-1", "amount": 3}]
+    assert [(m["move_id"], m["change"], m["out_doc"]) for m in into["moved"]] == [("m-2", 3, 0)]
+    assert into["moved"][0]["in_doc"] and into["received"] == [] and adds_up(into)
+    out_of = trace(api_as("read_w1"))
+    assert [(m["move_id"], m["change"], m["in_doc"]) for m in out_of["moved"]] == [("m-1", 0, 0), ("m-2", -3, 0)]
+    assert adds_up(out_of)
+
+
+def test_write_offs_and_returns_in_the_trace_by_location(app, api, delivered):
+    created(api.post("/v1/returns/", a_return("r-1", 2)))
+    created(api.post("/v1/write_offs/", {"write_off_id": "w-1", "id_warehouse": 1, "reason": "damaged",
+                                         "items": [{"product_code": "LOT", "lot": "A", "amount": 1,
+                                                    "location": "Q-1"}]}))
+    told = trace(api)
+    assert told["in_stock"] == [{"id_warehouse": 1, "location": "A-1", "amount": 4},
+                                {"id_warehouse": 1, "location": "Q-1", "amount": 1}]
+    assert adds_up(told)
+
