@@ -11,6 +11,9 @@ from conftest import Scanner
 from helpers import add_products, created, error_fields, item, order, order_item
 from identity import api_keys
 from models import CustomerReturn, OutboxEvent, WarehouseDocument
+from schemas.lots import trace_out, trace_schema
+from stock import lot_story
+from stock.caller import Caller
 from storage.db import db
 
 
@@ -244,3 +247,10 @@ def test_write_offs_and_returns_in_the_trace_by_location(app, api, delivered):
                                 {"id_warehouse": 1, "location": "Q-1", "amount": 1}]
     assert adds_up(told)
 
+
+
+def test_the_moves_are_written_as_the_schema_dumps_them(app, moved):
+    with app.app_context():
+        told = lot_story.trace(db.session, Caller(None, "x", "read", None), "LOT", "A")
+        db.session.remove()
+    assert len(told["moved"]) == 2 and trace_out(told) == trace_schema.dump(told)
