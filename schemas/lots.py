@@ -48,8 +48,28 @@ class DeliveredSchema(LotEventSchema):
     customer = fields.Nested(CustomerNamedSchema)
 
 
-class MovedSchema(LotEventSchema):
-    """A move between warehouses (DESIGN 27): negative out of `id_warehouse`, positive into it."""
+class MovePlaceSchema(Schema):
+    """One end of a move: the warehouse and the location ("" unplaced)."""
+
+    id_warehouse = fields.Integer()
+    location = fields.String()
+
+
+class MovedSchema(Schema):
+    """A move of the lot (DESIGN 27), within a warehouse or between two."""
+
+    date = Day()
+    move_id = fields.String()
+    from_ = fields.Nested(MovePlaceSchema, data_key="from", attribute="from")
+    to = fields.Nested(MovePlaceSchema)
+    amount = Quantity(attribute="amount_milli", metadata={"description": "What moved, in the product's base unit."})
+    change = Quantity(attribute="change_milli", metadata={
+        "description": "What the move changed in the stock of the warehouses the key sees: what came into one "
+                       "of them from elsewhere, less what left one of them for elsewhere; 0 within them."})
+    out_doc = fields.Integer(metadata={"description": "The goods-out document's number; 0 within a warehouse."})
+    in_doc = fields.Integer(metadata={"description": "The goods-in document's number; 0 within a warehouse."})
+    note = fields.String()
+    posted_by = fields.String()
 
 
 class CountedSchema(LotEventSchema):
@@ -77,7 +97,7 @@ class InStockSchema(Schema):
 class TraceSchema(Schema):
     """A lot's story: where it came from, where it went, and what is left where.
 
-    received + returned + counted + moved = delivered + written_off + in_stock."""
+    received + returned + counted + moved (their `change`) = delivered + written_off + in_stock."""
 
     product_code = fields.String()
     lot = fields.String()
@@ -113,7 +133,12 @@ def trace_out(story: dict) -> dict:
                       "date_exp": e["date_exp"]} for e in story["received"]],
         "delivered": [{**base(e), "document_number": e["document_number"], "batch_number": e["batch_number"],
                        "customer": customer(e)} for e in story["delivered"]],
-        "moved": [base(e) for e in story["moved"]],
+        "moved": [{"date": e["date"].isoformat(), "move_id": e["move_id"],
+                   "from": {"id_warehouse": e["from"]["id_warehouse"], "location": e["from"]["location"]},
+                   "to": {"id_warehouse": e["to"]["id_warehouse"], "location": e["to"]["location"]},
+                   "amount": from_milli(e["amount_milli"]), "change": from_milli(e["change_milli"]),
+                   "out_doc": e["out_doc"], "in_doc": e["in_doc"], "note": e["note"], "posted_by": e["posted_by"]}
+                  for e in story["moved"]],
         "counted": [base(e) for e in story["counted"]],
         "written_off": [{**base(e), "write_off_id": e["write_off_id"], "reason": e["reason"]}
                         for e in story["written_off"]],

@@ -1,5 +1,5 @@
 """What write-offs and returns share (DESIGN 28): the client's id that makes a retry safe, the
-lines of (product, lot, amount) they book, and the place (DESIGN 27) they may name.
+lines of (product, lot, amount) they book, and the places (DESIGN 27) they may name.
 
 Both are booked as an ordinary warehouse document (stock/balances.py), so every figure the seed's
 operations read stays right; a row of their own table names the document and says why.
@@ -9,12 +9,16 @@ import json
 
 from sqlalchemy import select
 
-from models import BestBefore, Product
-from stock.errors import Conflict, Invalid, invalid_field
-from stock.naming import product_words
+from models import BestBefore, Location, Product
+from stock import placement
+from stock.errors import Conflict, InsufficientStock, Invalid, invalid_field
+from stock.locations import WALKING_ORDER
+from stock.naming import lot_words, product_names, product_words, warehouse_words
 from stock.quantities import LIMIT, SCALE, from_milli, within_places
 
-# Until the warehouses have locations (DESIGN 27, another branch), the only place is "unplaced".
+# The service's own operations name a place by `location` and, unlike a batch's `wplace` (free
+# text the seed's scanners send), never as free text: in a warehouse without locations, as a
+# move does, they take only "" (unplaced).
 NO_LOCATIONS = "This warehouse has no locations: leave the location empty (unplaced)."
 
 
@@ -70,15 +74,63 @@ def _line_problem(item: dict, product: dict | None) -> tuple[str, str] | None:
     if not within_places(amount, product["decimal_places"]):
         return "amount", (f"More than {product['decimal_places']} decimal place(s), as "
                           f"{product_words(product['name'], code)} is counted.")
-    if item.get("location"):
-        return "location", NO_LOCATIONS
     return None
 
 
-def refuse_location(location: str, path: tuple) -> None:
-    """A place named where the warehouse has none (DESIGN 27 lands later): 422 naming the field."""
-    if location:
-        raise invalid_field(path, NO_LOCATIONS)
+def return_location(session, id_warehouse: int, text: str, path: tuple) -> str:
+    """Where returned goods go: the location named (an active one of the warehouse, else 422
+    naming `path`), else the warehouse's first hold location in walking order, else unplaced."""
+    has_locations, _ = placement.warehouse_places(session, id_warehouse)
+    if text:
+        if not has_locations:
+            raise invalid_field(path, NO_LOCATIONS)
+        return placement.resolve(session, id_warehouse, text, path)
+    if not has_locations:
+        return placement.UNPLACED
+    return session.scalar(select(Location.code).where(Location.id_warehouse == id_warehouse, Location.hold == 1,
+                                                      Location.active == 1)
+                          .order_by(*WALKING_ORDER).limit(1)) or placement.UNPLACED
+
+
+def item_locations(session, id_warehouse: int, items: list[dict]) -> list[str | None]:
+    """Each line's location (its code as kept), None where it names none; 422 naming each line
+    whose location is not an active one of the warehouse (every named one where it has none)."""
+    texts = [item.get("location") or "" for item in items]
+    if not any(texts):
+        return [None] * len(items)
+    if not placement.warehouse_places(session, id_warehouse)[0]:
+        problems = {str(index): {"location": [NO_LOCATIONS]} for index, text in enumerate(texts) if text}
+        raise Invalid(f"{len(problems)} line(s) refused, e.g.: {NO_LOCATIONS}", {"data": {"items": problems}})
+    return placement.resolve_items(session, id_warehouse, items, field="location", lines="items")
+
+
+def refuse_short_at(session, id_warehouse: int, items: list[dict], places: list[str | None]) -> None:
+    """409 naming each line whose location holds less of its (product, lot) than the lines
+    taking from there ask for in all (a goods-out batch's `wplace` rule)."""
+    wanted: dict[tuple[str, str, str], int] = {}
+    for item, location in zip(items, places):
+        if location is not None:
+            key = (item["product_code"], item["lot"], location)
+            wanted[key] = wanted.get(key, 0) + item["amount_milli"]
+    if not wanted:
+        return
+    there = placement.amounts_at(session, id_warehouse, {code for code, _, _ in wanted},
+                                 {location for _, _, location in wanted})
+    short = {key: amount - there.get(key, 0) for key, amount in wanted.items() if there.get(key, 0) < amount}
+    if not short:
+        return
+    names = product_names(session, {code for code, _, _ in short})
+    where = warehouse_words(session, id_warehouse)
+
+    def text(key):
+        code, lot, location = key
+        return (f"Not enough stock of {names[code]}, {lot_words(lot)}, at location {location} of {where}: "
+                f"{from_milli(there.get(key, 0))} there, short by {from_milli(short[key])}.")
+
+    problems = {str(index): {"location": [text(key)]} for index, (item, location) in enumerate(zip(items, places))
+                if (key := (item["product_code"], item["lot"], location)) in short}
+    raise InsufficientStock(f"{len(short)} product/lot(s) short at their location. {text(next(iter(short)))}",
+                            {"data": {"items": problems}})
 
 
 def summed(items: list[dict]) -> dict[tuple[str, str], int]:

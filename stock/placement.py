@@ -55,11 +55,13 @@ def warehouse_places(session, id_warehouse: int) -> tuple[bool, str]:
     return known[id_warehouse]
 
 
-def resolve_items(session, id_warehouse: int, items: list[dict], field: str = "wplace") -> list[str | None] | None:
+def resolve_items(session, id_warehouse: int, items: list[dict], field: str = "wplace",
+                  lines: str = "batch_items") -> list[str | None] | None:
     """Each item's location (its code as kept) or None where it names none; None for the whole
     list in a warehouse without locations, where `wplace` is free text kept as sent.
 
-    A named location must be an active one of the warehouse: else 422 naming each line.
+    A named location must be an active one of the warehouse: else 422 naming each line of the
+    request's list `lines`.
     """
     has_locations, _ = warehouse_places(session, id_warehouse)
     if not has_locations:
@@ -82,7 +84,7 @@ def resolve_items(session, id_warehouse: int, items: list[dict], field: str = "w
             problems[index] = {field: [f"No location {text!r} in {where}."]}
         elif text and not location[1]:
             problems[index] = {field: [f"Location {location[0]} of {where} is not active."]}
-    raise item_errors(problems)
+    raise item_errors(problems, lines)
 
 
 def resolve(session, id_warehouse: int, text: str, path: tuple) -> str:

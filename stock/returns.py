@@ -1,8 +1,9 @@
 """Customer returns (DESIGN 28): goods sent back against a delivered order.
 
 Booked as a goods-in document of the order's warehouse, for the order's customer; the row of
-`returns` names the document, the order and why. Never more of a (product, lot) than the order's
-goods-out documents delivered, less what came back already. The order's lines keep their
+`returns` names the document, the order, why, and the location the goods went to: the one named,
+else the warehouse's first hold location (returns wait there to be looked at), else unplaced.
+Never more of a (product, lot) than the order's goods-out documents delivered, less what came back already. The order's lines keep their
 delivered amounts: a return is not an undelivery, and the order's state is left as it is.
 Retry-safe by the client's `return_id`, as write-offs are by theirs.
 """
@@ -18,7 +19,7 @@ from stock.audit import Actor, record
 from stock.balances import NUMBERED, add_document_items, change_balances, new_document
 from stock.caller import Caller
 from stock.errors import Invalid, invalid_field
-from stock.lot_bookings import check_lines, digest, document_lines, is_retry, refuse_location, summed
+from stock.lot_bookings import check_lines, digest, document_lines, is_retry, return_location, summed
 from stock.naming import lot_words, product_names
 from stock.policy import Policy
 from stock.quantities import from_milli
@@ -59,28 +60,29 @@ def _stored(session, return_id: str) -> str | None:
 def _book(session, caller: Caller, actor: Actor, order: OrderDocument, fields: dict, fingerprint: str,
           policy: Policy) -> None:
     items, warehouse = fields["items"], order.id_warehouse
-    refuse_location(fields.get("location", ""), ("data", "location"))
+    location = return_location(session, warehouse, fields.get("location", ""), ("data", "location"))
     products = check_lines(session, items)
     wanted = summed(items)
     _refuse_beyond_delivered(session, order.document_number, wanted, items)
-    change_balances(session, warehouse, wanted, policy)
+    change_balances(session, warehouse, wanted, policy, gains_to=location)
     today = date.today()
     document_id = new_document(session, warehouse, "I", today, today, id_customer=order.id_customer)
     add_document_items(session, document_id, warehouse, "I", today, today, document_lines(session, items, products))
     session.add(CustomerReturn(return_id=fields["return_id"], document_number=order.document_number,
-                               id_warehouse=warehouse, reason=fields["reason"], location="", date=today,
+                               id_warehouse=warehouse, reason=fields["reason"], location=location, date=today,
                                document_id=document_id, content_digest=fingerprint,
                                posted_by=caller.name[:100], posted_from=actor.address[:100], created_at=utc_now()))
     session.flush()
     record(session, actor, "return.book", fields["return_id"],
            {"document_number": [None, order.document_number], "reason": [None, fields["reason"]],
+            "location": [None, location],
             "items": [None, [[code, lot, from_milli(amount)] for (code, lot), amount in wanted.items()]]},
            reach=frozenset({warehouse}))
 
     def note(session):
         outbox.emit(session, "return.booked", {
             "return_id": fields["return_id"], "document_number": order.document_number, "id_warehouse": warehouse,
-            "id_customer": order.id_customer, "reason": fields["reason"], "location": "", "date": today.isoformat(),
+            "id_customer": order.id_customer, "reason": fields["reason"], "location": location, "date": today.isoformat(),
             "doc_number": notes_of(session).get(NUMBERED, {}).get(document_id),
             "booked_by": caller.name[:100], "booked_by_kind": caller.kind,
             "items": [{"product_code": code, "lot": lot, "amount": from_milli(amount)}

@@ -18,7 +18,8 @@ from stock.audit import Actor, record
 from stock.balances import NUMBERED, add_document_items, balances_of, change_balances, new_document
 from stock.caller import Caller
 from stock.errors import InsufficientStock
-from stock.lot_bookings import check_lines, digest, document_lines, is_retry, summed
+from stock.lot_bookings import (check_lines, digest, document_lines, is_retry, item_locations, refuse_short_at,
+                                summed)
 from stock.naming import lot_words, product_names, warehouse_words
 from stock.policy import Policy
 from stock.quantities import from_milli
@@ -30,8 +31,9 @@ REASONS = ("expired", "damaged", "lost", "sample", "other")
 
 def write_off(session, caller: Caller, actor: Actor, fields: dict, policy: Policy) -> bool:
     """Book a write-off (as schemas.write_off_schema loads it); False when it was a retry that
-    booked nothing. The caller must reach the warehouse (403); the stock must be there (409 naming
-    the line, as for a goods-out batch, unless the depot allows negative stock)."""
+    booked nothing. The caller must reach the warehouse (403); the stock must be there, and at the
+    line's location where it names one (409 naming the line, as for a goods-out batch, unless the
+    depot allows negative stock)."""
     caller.require_warehouse(fields["id_warehouse"])
     fingerprint = digest({key: fields.get(key) for key in ("id_warehouse", "reason", "note", "items")})
     what = f"Write-off {fields['write_off_id']!r}"
@@ -56,9 +58,18 @@ def _book(session, caller: Caller, actor: Actor, fields: dict, fingerprint: str,
     warehouse, items = fields["id_warehouse"], fields["items"]
     require_warehouse(session, warehouse)
     products = check_lines(session, items)
+    places = item_locations(session, warehouse, items)
     wanted = summed(items)
     refuse_short(session, warehouse, wanted, items, policy)
-    change_balances(session, warehouse, {key: -amount for key, amount in wanted.items()}, policy)
+    if not policy.allow_negative_stock:
+        refuse_short_at(session, warehouse, items, places)
+    # A line naming its location takes from there; the rest as a goods-out without a location
+    # takes (unplaced first, the locations in walking order, hold locations last).
+    taken: dict[tuple[str, str, str], int] = defaultdict(int)
+    for item, location in zip(items, places):
+        if location is not None:
+            taken[(item["product_code"], item["lot"], location)] -= item["amount_milli"]
+    change_balances(session, warehouse, {key: -amount for key, amount in wanted.items()}, policy, placed=taken)
     today = date.today()
     document_id = new_document(session, warehouse, "O", today, today)
     add_document_items(session, document_id, warehouse, "O", today, today, document_lines(session, items, products))

@@ -132,7 +132,8 @@ def test_every_lot_of_the_demo_depot_adds_up(demo_depot):
         status, body = server.get(f"/v1/lots/trace?product_code={code}&lot={lot}")
         assert status == 200, body
         told = body["item"]
-        total = {kind: round(sum(event["amount"] for event in told[kind]), 3)
+        # A move counts by what it changed in the warehouses seen (all here: 0 for every move).
+        total = {kind: round(sum(event["change" if kind == "moved" else "amount"] for event in told[kind]), 3)
                  for kind in ("received", "delivered", "moved", "counted", "written_off", "returned", "in_stock")}
         assert round(total["received"] + total["returned"] + total["counted"] + total["moved"], 3) == round(
             total["delivered"] + total["written_off"] + total["in_stock"], 3), (code, lot, total)

@@ -1,6 +1,7 @@
 """The lot's page and its recall list, the write-offs page, writing a lot off from the alerts page,
 and an order's returns, through the test client (DESIGN 28)."""
 import io
+import re
 from datetime import date, timedelta
 
 import pytest
@@ -121,3 +122,26 @@ def test_the_order_page_lists_its_returns_with_their_reasons(client, person, lot
     signed_in(client, person, "read")
     page = text(client.get("/orders/SO-1"))
     assert 'id="order-returns"' in page and "crate broken" in page and 'href="/lots/LOT/A"' in page
+
+
+def test_the_lot_page_says_where_the_lot_lies_and_how_it_moved(api, client, person):
+    add_products(api)
+    for warehouse, code in ((1, "A-1"), (1, "B-1"), (2, "C-1")):
+        created(api.post("/v1/locations/", {"id_warehouse": warehouse, "code": code}))
+    Scanner(api).book("R", "I", [item("LOT", 5, lot="A", wplace="A-1"), item("LOT", 2, lot="A")])
+    for move_id, source, target in (("m-1", (1, "A-1"), (1, "B-1")), ("m-2", (1, ""), (2, "C-1"))):
+        created(api.post("/v1/moves/", {"move_id": move_id, "from": {"id_warehouse": source[0], "location": source[1]},
+                                        "to": {"id_warehouse": target[0], "location": target[1]},
+                                        "items": [{"product_code": "LOT", "lot": "A", "amount": 2}]}))
+    signed_in(client, person, "read")
+    page = text(client.get("/lots/LOT/A"))
+    assert "moved from A-1 to B-1" in page and "moved from unplaced to C-1" in page
+    assert [location for location in ("A-1", "B-1", "C-1") if f'data-label="Location">{location}<' in page] == [
+        "A-1", "B-1", "C-1"]
+    assert sums(page) == "7 received; 0 delivered; 7 in stock"  # a move between warehouses seen is neither
+    signed_in(client, person, "read_w1", [1])
+    assert sums(text(client.get("/lots/LOT/A"))) == "7 received; 0 delivered, 2 moved out; 5 in stock"
+
+
+def sums(page: str) -> str:
+    return " ".join(re.search(r'id="lot-sums">([^<]*)<', page).group(1).split())
