@@ -2,6 +2,7 @@
 from marshmallow import Schema, fields, validate
 
 from schemas.fields import Day, Quantity, printable
+from schemas.moves import MovePlaceSchema
 from stock.quantities import from_milli
 
 CODE = [validate.Length(min=1, max=200), printable]
@@ -46,13 +47,6 @@ class DeliveredSchema(LotEventSchema):
     document_number = fields.String(metadata={"description": "The order document; empty for none."})
     batch_number = fields.Integer()
     customer = fields.Nested(CustomerNamedSchema)
-
-
-class MovePlaceSchema(Schema):
-    """One end of a move: the warehouse and the location ("" unplaced)."""
-
-    id_warehouse = fields.Integer()
-    location = fields.String()
 
 
 class MovedSchema(Schema):
