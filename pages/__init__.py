@@ -16,11 +16,12 @@ background/), so a page and an API call can never disagree.
   admin_warehouses.py, admin_backups.py, admin_depot.py   /admin/warehouses, /admin/backups, /admin/depot
                    (the depot's profile the paper prints)
   imports.py       /admin/import: a file's dry run, then its import; the exports of each kind
+  settings.py      /settings: a person's own language
   params.py        each page's query parameters and forms, as marshmallow schemas
   chart.py         SVG charts drawn on the server
   printing.py      labels (PDF, ZPL), delivery notes and count sheets, drawn by printing/
 
-May import: stock/, transfer/, printing/, background/, safekeeping/, schemas/, storage/, models, identity,
+May import: stock/, transfer/, printing/, background/, safekeeping/, language/, schemas/, storage/, models, identity,
 static_files;
 never routes/ or operations/.
 """
@@ -41,7 +42,7 @@ def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
     from pages import (admin, admin_backups, admin_depot, admin_warehouses, alerts, clock, common,  # noqa: F401
                        customers, documents, imports, movements, orders, picking, printing, products,
-                       reorder_levels, signin, stock, stocktakings, webhooks)
+                       reorder_levels, settings, signin, stock, stocktakings, webhooks)
 
     signin.configure(app)
     app.register_blueprint(bp)

@@ -7,6 +7,7 @@ audit trail (`depot.update`); a refusal is shown beside its field.
 import hashlib
 
 from flask import current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from marshmallow import ValidationError
 
 from pages import bp
@@ -43,7 +44,7 @@ def admin_depot_save():
         status = error.status if isinstance(error, ServiceError) else 422
         return render_template("admin_depot.html", profile=depot.profile(db.session), form=typed,
                                errors=field_errors(error)), status
-    flash("The depot's profile is saved; the paper prints it from now on.")
+    flash(_("The depot's profile is saved; the paper prints it from now on."))
     return redirect(url_for("pages.admin_depot"), 303)
 
 

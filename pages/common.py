@@ -8,15 +8,20 @@ import json
 from datetime import date
 
 from flask import Response, abort, current_app, g, render_template, request, stream_with_context, url_for
+from flask_babel import gettext as _, lazy_gettext as _l
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from identity.client import client_address
+from language import NAMES
+from language.catalogue import translated, translated_fields
+from language.choice import current
+from language.formats import amount_text
 
 from pages import bp
 from pages.signin import form_token
 from stock.audit import Actor
-from stock.errors import Invalid, ServiceError
+from stock.errors import Invalid, ServiceError, say
 from stock import warehouses as warehouse_records
 from stock.quantities import from_milli
 from storage.db import HandedOver, db
@@ -26,13 +31,14 @@ from transfer.xlsx_format import SHEET_ROWS, TooLongForASheet
 PER_PAGE = {"stock": 100, "documents": 25, "orders": 50, "stocktakings": 10, "products": 100,
             "customers": 100, "movement_lines": 100, "reorder_levels": 100,
             "alerts": 100}
-STATES = {0: "closed", 1: "imported", 2: "being processed", 3: "batch exists"}
-DIRECTIONS = {"I": "goods-in", "O": "goods-out"}
+STATES = {0: _l("closed"), 1: _l("imported"), 2: _l("being processed"), 3: _l("batch exists")}
+DIRECTIONS = {"I": _l("goods-in"), "O": _l("goods-out")}
 
 
 @bp.app_template_filter("amount")
 def amount(milli: int) -> str:
-    return str(from_milli(milli))
+    """Thousandths as the page's language writes them: 1234.5 (en), 1.234,5 (sl, de)."""
+    return amount_text(from_milli(milli), current())
 
 
 @bp.app_template_filter("packages")
@@ -60,20 +66,27 @@ def warehouse_names() -> dict[int, str]:
 @bp.app_template_filter("warehouse")
 def warehouse_name(id_warehouse: int) -> str:
     """A warehouse as people know it: by its name (DESIGN 17), its number only if it has none."""
-    return warehouse_names().get(id_warehouse) or f"Warehouse {id_warehouse}"
+    return warehouse_names().get(id_warehouse) or _("Warehouse %(number)s", number=id_warehouse)
 
 
 def warehouse_namer():
     """warehouse_name for a download's every row: the names read once, and no look-up of the
     request's globals per row (a stock list by lot is hundreds of thousands of rows)."""
-    names = warehouse_names()
-    return lambda id_warehouse: names.get(id_warehouse) or f"Warehouse {id_warehouse}"
+    names, unnamed = warehouse_names(), _("Warehouse %(number)s", number="{}")
+    return lambda id_warehouse: names.get(id_warehouse) or unnamed.format(id_warehouse)
 
 
 @bp.app_context_processor
 def page_globals():
     return {"states": STATES, "directions": DIRECTIONS, "csv_url": csv_url, "form_token": form_token,
-            "warehouse_names": warehouse_names, "field_errors": field_errors}
+            "warehouse_names": warehouse_names, "field_errors": field_errors, "language": current,
+            "language_names": NAMES}
+
+
+@bp.app_template_filter("translated")
+def translated_filter(message) -> str:
+    """A rule's or a schema's message in the page's language (language/catalogue.py)."""
+    return translated(message)
 
 
 @bp.errorhandler(ServiceError)
@@ -81,13 +94,13 @@ def page_error(error: ServiceError):
     # A page refused for its address's parameters (a range the wrong way round) leads back to
     # the same page as it opens without them, where the form is.
     again = request.path if request.method == "GET" and request.args and request.path != url_for("pages.stock") else None
-    return render_template("error.html", status=error.status, message=error.message,
-                           fields=error.fields or {}, again=again), error.status
+    return render_template("error.html", status=error.status, message=translated(error.message),
+                           fields=translated_fields(error.fields or {}), again=again), error.status
 
 
 @bp.errorhandler(HTTPException)
 def page_http_error(error: HTTPException):
-    return render_template("error.html", status=error.code, message=error.description, fields={}), error.code
+    return render_template("error.html", status=error.code, message=translated(error.description), fields={}), error.code
 
 
 class Pager:
@@ -152,7 +165,7 @@ def csv_response(name: str, header: list[str], rows, count=None) -> Response:
         if hasattr(rows, "close"):
             rows.close()
         if isinstance(error, TooLongForASheet):
-            raise Invalid(f"{error} Choose fewer rows, or CSV.", {"format": ["Too many rows for XLSX."]}) from None
+            raise Invalid(say("%(error)s Choose fewer rows, or CSV.", error=str(error)), {"format": [say("Too many rows for XLSX.")]}) from None
         raise
     # The rows may be read from a cursor as they are written (export read the first): the answer
     # takes the request's session over, and its snapshot, until the last row.
@@ -191,8 +204,8 @@ def field_errors(error: ServiceError | ValidationError) -> dict:
     else:  # a rule names the fields of the API's body under "data", or those of a form as they are
         messages = (error.fields or {}).get("data", error.fields or {})
     if isinstance(error, ServiceError) and not messages:
-        return {"": error.message}
-    return {name: _flat(problem) for name, problem in messages.items()}
+        return {"": translated(error.message)}
+    return {name: _flat(translated_fields(problem)) for name, problem in messages.items()}
 
 
 def _flat(problem):

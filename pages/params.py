@@ -12,7 +12,7 @@ from datetime import date
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from schemas.fields import printable
-from stock.errors import Invalid
+from stock.errors import Invalid, say
 
 Page = lambda: fields.Integer(load_default=1, validate=validate.Range(min=1, max=10**6))  # noqa: E731
 Format = lambda: fields.String(load_default="html", validate=validate.OneOf(["html", "csv", "xlsx"]))  # noqa: E731
@@ -260,7 +260,7 @@ def load_args(schema, args) -> dict:
     try:
         return schema.load({name: value for name, value in args.items() if value != ""})
     except ValidationError as error:
-        raise Invalid("The page's address has invalid parameters.", error.messages) from None
+        raise Invalid(say("The page's address has invalid parameters."), error.messages) from None
 
 
 # --- printing (pages/printing.py) ------------------------------------------------------------

@@ -11,7 +11,7 @@ from pages.params import document_labels_query, label_query, load_args
 from pages.signin import signed_in
 from printing import labels, paper, zpl
 from stock import catalog
-from stock.errors import Invalid
+from stock.errors import Invalid, say
 from storage.db import db
 
 COUNT_SHEET_BLANK_ROWS = 10  # for what is found on the shelf but not in the book
@@ -78,7 +78,7 @@ def goods_in_labels_zpl(doc_number):
     """The labels of a goods-in document as ZPL, one format each (copies of one printed by the printer)."""
     query = load_args(document_labels_query, request.args)
     if query["sheet"] is not None:
-        raise Invalid("A Zebra prints labels from its roll, not on A4 sheets.", {"sheet": ["Only for the PDF."]})
+        raise Invalid(say("A Zebra prints labels from its roll, not on A4 sheets."), {"sheet": [say("Only for the PDF.")]})
     body = zpl.labels_zpl(labels.goods_in_labels(db.session, g.caller, doc_number, query["per"] == "package"),
                           current_app.config["LABEL_SIZE"])
     return _file(body, "application/zpl", f"labels-{doc_number}.zpl")

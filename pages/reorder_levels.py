@@ -7,10 +7,11 @@ call refuse alike, and each change is a row of the audit trail. A refusal is sho
 its field, with what the form held.
 """
 from flask import flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from marshmallow import ValidationError
 
 from pages import bp
-from pages.common import PER_PAGE, Pager, require_admin, warehouse_name, warehouses
+from pages.common import PER_PAGE, Pager, amount, require_admin, warehouse_name, warehouses
 from pages.params import load_args, reorder_levels_query
 from pages.signin import actor, check_form_post, signed_in
 from schemas.alerts import reorder_level_schema
@@ -45,10 +46,12 @@ def set_reorder_level():
     except ServiceError as error:
         return _refused(form, _rule_errors(error), error.status)
     if row["min_amount_milli"]:
-        flash(f"{row['product_code']} in {warehouse_name(row['id_warehouse'])}: reorder below "
-              f"{from_milli(row['min_amount_milli'])}, up to {from_milli(row['target_amount_milli'])}.")
+        flash(_("%(product)s in %(warehouse)s: reorder below %(minimum)s, up to %(target)s.",
+                product=row["product_code"], warehouse=warehouse_name(row["id_warehouse"]),
+                minimum=amount(row["min_amount_milli"]), target=amount(row["target_amount_milli"])))
     else:
-        flash(f"{row['product_code']} in {warehouse_name(row['id_warehouse'])} has no reorder level now.")
+        flash(_("%(product)s in %(warehouse)s has no reorder level now.", product=row["product_code"],
+                warehouse=warehouse_name(row["id_warehouse"])))
     return redirect(url_for("pages.reorder_levels", product=row["product_code"]), 303)
 
 

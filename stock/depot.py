@@ -17,10 +17,12 @@ from sqlalchemy import select
 
 from models import ServiceSetting
 from stock import audit
-from stock.errors import Invalid
+from stock.errors import Invalid, say
 from storage.db import writing
 
 ID, NAME, ADDRESS, VAT_NUMBER, LOGO = "depot_id", "depot_name", "depot_address", "depot_vat_number", "depot_logo"
+LANGUAGE = "depot_language"
+LANGUAGES = ("en", "sl", "de")  # as language/ serves them (DESIGN 29)
 FIELDS = {"name": NAME, "address": ADDRESS, "vat_number": VAT_NUMBER}
 LIMITS = {"name": 100, "address": 500, "vat_number": 50}
 LOGO_MAX_BYTES = 256 * 1024
@@ -31,6 +33,30 @@ def profile(session) -> dict:
     """{name, address, vat_number, logo}: the texts ("" where none) and whether a logo is kept."""
     kept = _settings(session)
     return {**{field: kept.get(setting, "") for field, setting in FIELDS.items()}, "logo": LOGO in kept}
+
+
+def language(session) -> str | None:
+    """The language the depot page chose for the depot (pages, paper, scanner); None: not chosen."""
+    return session.scalar(select(ServiceSetting.value).where(ServiceSetting.name == LANGUAGE)) or None
+
+
+def set_language(session, actor: audit.Actor, chosen: str | None) -> None:
+    """Choose the depot's language (one of LANGUAGES), or none (""/None: WAREHOUSE_LANGUAGE, else
+    each browser's)."""
+    chosen = (chosen or "").strip().lower()
+    if chosen and chosen not in LANGUAGES:
+        message = say("The language %(language)r is not one of %(languages)s.", language=chosen,
+                      languages=", ".join(LANGUAGES))
+        raise Invalid(message, {"language": [message]})
+    with writing(session):
+        before = language(session)
+        if (before or "") == chosen:
+            return
+        if chosen:
+            _put(session, LANGUAGE, chosen)
+        else:
+            session.delete(session.get(ServiceSetting, LANGUAGE))
+        audit.record(session, actor, "depot.language", "", {"language": [before, chosen or None]})
 
 
 def logo(session) -> tuple[str, bytes] | None:
