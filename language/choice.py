@@ -44,7 +44,7 @@ def browser_language() -> str | None:
 def chosen() -> str:
     """The request's language: the person's, the depot's, the browser's, English."""
     caller = g.get("caller") if has_request_context() else None
-    own = getattr(caller, "language", "")
+    own = getattr(caller, "language", "") or (g.get("language", "") if has_request_context() else "")
     return own or depot_language() or browser_language() or "en"
 
 

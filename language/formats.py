@@ -24,6 +24,13 @@ def amount_text(value: Decimal | int | str, language: str) -> str:
     return str(value)
 
 
+def count_text(count: int, language: str) -> str:
+    """A whole number with its thousands grouped: 12,345 (en), 12.345 (sl, de)."""
+    if language in DAY_PATTERNS:
+        return format_decimal(count, format="#,##0", locale=language)
+    return f"{count:,}"
+
+
 def day_text(day: date, language: str) -> str:
     """A calendar day: 2026-11-27 (en), 27. 11. 2026 (sl), 27.11.2026 (de)."""
     pattern = DAY_PATTERNS.get(language)

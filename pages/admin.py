@@ -61,10 +61,10 @@ def admin_people_add():
     try:
         form = load_form(person_form)
         people.create_person(db.session, actor(), form["name"], form["role"], form["password"], form["warehouses"],
-                             caller=g.caller)
+                             caller=g.caller, language=form["language"])
     except ServiceError as error:
         # The form again with what was typed, except the password.
-        typed = {name: request.form.get(name, "") for name in ("name", "role")}
+        typed = {name: request.form.get(name, "") for name in ("name", "role", "language")}
         typed["warehouses"] = request.form.getlist("warehouses")
         return _people_page(error, typed, error.status)
     flash(_("%(name)s may sign in now.", name=form["name"]))
@@ -96,6 +96,19 @@ def admin_people_access(name):
         return _people_page(error, status=error.status)
     flash(_("%(name)s now has role %(role)s for %(warehouses)s warehouse(s).", name=name, role=form["role"],
             warehouses=", ".join(map(str, form["warehouses"])) or _("every")))
+    return redirect(url_for("pages.admin_people"))
+
+
+@bp.post("/admin/people/<path:name>/language")
+@admin_only
+def admin_people_language(name):
+    """Set a person's own language ("" for the depot's)."""
+    check_form_post()
+    try:
+        people.set_language(db.session, actor(), name, request.form.get("language", ""), caller=g.caller)
+    except ServiceError as error:
+        return _people_page(error, status=error.status)
+    flash(_("The language of %(name)s is saved.", name=name))
     return redirect(url_for("pages.admin_people"))
 
 

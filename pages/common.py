@@ -8,18 +8,18 @@ import json
 from datetime import date
 
 from flask import Response, abort, current_app, g, render_template, request, stream_with_context, url_for
-from flask_babel import gettext as _, lazy_gettext as _l
+from flask_babel import force_locale, gettext as _, lazy_gettext as _l
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from identity.client import client_address
-from language import NAMES
+from language import LANGUAGES, NAMES
 from language.catalogue import translated, translated_fields
-from language.choice import current
-from language.formats import amount_text
+from language.choice import chosen, current, depot_language
+from language.formats import amount_text, count_text, csv_convention
 
 from pages import bp
-from pages.signin import form_token
+from pages.signin import form_token, signed_in_caller
 from stock.audit import Actor
 from stock.errors import Invalid, ServiceError, say
 from stock import warehouses as warehouse_records
@@ -41,6 +41,12 @@ def amount(milli: int) -> str:
     return amount_text(from_milli(milli), current())
 
 
+@bp.app_template_filter("number")
+def number(count: int) -> str:
+    """A count as the page's language groups it: 12,345 (en), 12.345 (sl, de)."""
+    return count_text(count, current())
+
+
 @bp.app_template_filter("packages")
 def packages_text(counted: dict | None, base_unit: str) -> str:
     """stock/packages.py in_packages' answer as people say it: "16 crate + 3 pc" ("" for none)."""
@@ -49,7 +55,7 @@ def packages_text(counted: dict | None, base_unit: str) -> str:
     rest = counted["rest_milli"]
     text = f"{counted['count']} {counted['unit']}"
     if rest:
-        text += f" {'+' if rest > 0 else '-'} {from_milli(abs(rest))} {base_unit}"
+        text += f" {'+' if rest > 0 else '-'} {amount_text(from_milli(abs(rest)), current())} {base_unit}"
     return text
 
 
@@ -80,7 +86,7 @@ def warehouse_namer():
 def page_globals():
     return {"states": STATES, "directions": DIRECTIONS, "csv_url": csv_url, "form_token": form_token,
             "warehouse_names": warehouse_names, "field_errors": field_errors, "language": current,
-            "language_names": NAMES}
+            "language_names": NAMES, "other_csv": other_csv}
 
 
 @bp.app_template_filter("translated")
@@ -100,7 +106,18 @@ def page_error(error: ServiceError):
 
 @bp.errorhandler(HTTPException)
 def page_http_error(error: HTTPException):
+    if g.get("caller") is None and "language" not in g:
+        # An address no view answers: the error page still speaks the signed-in person's language.
+        caller = signed_in_caller()
+        g.language = caller.language if caller is not None else ""
     return render_template("error.html", status=error.code, message=translated(error.description), fields={}), error.code
+
+
+def paper_language():
+    """Paper speaks the depot's language (DESIGN 29), or the one chosen on the paper itself
+    (?language=sl): a delivery note goes to a customer, whatever the office reads."""
+    asked = request.args.get("language", "")
+    return force_locale(asked if asked in LANGUAGES else depot_language() or chosen())
 
 
 class Pager:
@@ -144,6 +161,25 @@ def csv_url(format: str = "csv") -> str:
     return url_for(request.endpoint, **{**request.args.to_dict(), "format": format, "page": None, "after": None})
 
 
+CSV_FORMS = {"csv-comma": (",", False), "csv-semicolon": (";", True)}
+
+
+def download_format() -> tuple[str, str, bool]:
+    """(csv or xlsx, a CSV's separator, decimal comma or not) of ?format=: csv as the page's
+    language writes it, csv-comma and csv-semicolon the other form (DESIGN 29)."""
+    format = request.args.get("format", "csv")
+    if format in CSV_FORMS:
+        return ("csv", *CSV_FORMS[format])
+    return ("xlsx" if format == "xlsx" else "csv", *csv_convention(current()))
+
+
+def other_csv() -> tuple[str, str]:
+    """The other CSV form than the language's: (its ?format=, its label)."""
+    if csv_convention(current())[1]:
+        return "csv-comma", _("CSV with commas")
+    return "csv-semicolon", _("CSV with semicolons")
+
+
 def csv_response(name: str, header: list[str], rows, count=None) -> Response:
     """The rows as a download in the format the address asks for (?format=csv or xlsx).
 
@@ -153,12 +189,11 @@ def csv_response(name: str, header: list[str], rows, count=None) -> Response:
     `count` (how many rows there are, asked only for XLSX) refuses a long list before its
     workbook is written; without it the workbook stops at the limit.
     """
-    format = request.args.get("format", "csv")
-    format = format if format in exporting.FORMATS else "csv"
+    format, separator, comma = download_format()
     try:
         if format == "xlsx" and count is not None and count() >= SHEET_ROWS:
             raise TooLongForASheet(SHEET_ROWS)
-        media, filename, pieces = exporting.export(name, header, rows, format)
+        media, filename, pieces = exporting.export(name, header, rows, format, separator, comma)
     except BaseException as error:
         # Rows left unread close their cursor now, on its connection: the error's traceback
         # holds them, and the garbage collector would close it after the connection went back.

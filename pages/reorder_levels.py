@@ -10,6 +10,8 @@ from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from marshmallow import ValidationError
 
+from language.choice import current
+from language.formats import typed_amount
 from pages import bp
 from pages.common import PER_PAGE, Pager, amount, require_admin, warehouse_name, warehouses
 from pages.params import load_args, reorder_levels_query
@@ -39,7 +41,9 @@ def set_reorder_level():
     require_admin()
     form = {name: request.form.get(name, "").strip() for name in FORM_FIELDS}
     try:
-        row = reorder_level_schema.load({**form, "id_warehouse": _whole(form["id_warehouse"])})
+        # An amount typed with a decimal comma (sl, de) reads as the API's schema reads a point.
+        amounts = {name: typed_amount(form[name], current()) for name in ("min_amount", "target_amount") if name in form}
+        row = reorder_level_schema.load({**form, **amounts, "id_warehouse": _whole(form["id_warehouse"])})
         reorder.set_reorder_levels(db.session, actor(), [row], g.caller)
     except ValidationError as error:
         return _refused(form, {name: " ".join(problems) for name, problems in error.messages.items()}, 422)
