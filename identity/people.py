@@ -52,24 +52,25 @@ class Throttled(Exception):
 
 def check_password(password: str) -> str:
     if not isinstance(password, str) or len(password) < MIN_PASSWORD:
-        raise Invalid(f"A password needs at least {MIN_PASSWORD} characters.",
-                      {"password": [f"At least {MIN_PASSWORD} characters."]})
+        raise Invalid(say("A password needs at least %(count)s characters.", count=MIN_PASSWORD),
+                      {"password": [say("At least %(count)s characters.", count=MIN_PASSWORD)]})
     if len(password) > MAX_PASSWORD:
-        raise Invalid(f"A password has at most {MAX_PASSWORD} characters.",
-                      {"password": [f"At most {MAX_PASSWORD} characters."]})
+        raise Invalid(say("A password has at most %(count)s characters.", count=MAX_PASSWORD),
+                      {"password": [say("At most %(count)s characters.", count=MAX_PASSWORD)]})
     return password
 
 
 def check_name(name: str) -> str:
     name = (name or "").strip()
     if not name or len(name) > 100 or not name.isprintable():
-        raise Invalid("A person's name has 1 to 100 printable characters.", {"name": ["1 to 100 characters."]})
+        raise Invalid(say("A person's name has 1 to 100 printable characters."), {"name": [say("1 to 100 characters.")]})
     return name
 
 
 def check_role(role: str) -> str:
     if role not in ROLES:
-        raise Invalid(f"Role must be one of {', '.join(ROLES)}.", {"role": [f"One of {', '.join(ROLES)}."]})
+        raise Invalid(say("Role must be one of %(roles)s.", roles=", ".join(ROLES)),
+                      {"role": [say("One of %(roles)s.", roles=", ".join(ROLES))]})
     return role
 
 
@@ -131,7 +132,7 @@ def create_person(session, actor: trail.Actor, name: str, role: str, password: s
 
 
 def _name_taken(name: str) -> Conflict:
-    message = f"A person named {name!r} exists already: choose another name."
+    message = say("A person named %(name)r exists already: choose another name.", name=name)
     return Conflict(message, {"name": [message]})
 
 
@@ -155,7 +156,7 @@ def _person(session, name: str, caller: Caller | None) -> Person:
     it is not in its list either."""
     person = session.scalar(select(Person).where(Person.name == name))
     if person is None or not may_manage(caller, reach_of_person(person)):
-        raise NotFound(f"No person named {name!r}.")
+        raise NotFound(say("No person named %(name)r.", name=name))
     return person
 
 
@@ -170,8 +171,8 @@ def _refuse_losing_the_last_admin(session, person: Person, what: str) -> None:
     others = session.scalar(select(func.count()).select_from(Person).where(
         Person.id != person.id, Person.role == "admin", Person.warehouses == "", Person.disabled_at.is_(None)))
     if not others:
-        raise Conflict(f"{person.name!r} is the last active admin for every warehouse: {what} would leave "
-                       "nobody to manage the depot from the pages. Make another such admin first.")
+        raise Conflict(say("%(name)r is the last active admin for every warehouse: %(what)s would leave nobody to "
+                           "manage the depot from the pages. Make another such admin first.", name=person.name, what=what))
 
 
 def _refuse_yourself(caller: Caller | None, person: Person, what: str) -> None:

@@ -8,7 +8,7 @@ stays as it is where the catalogue has no such message.
 
 The scanner (scanner/static/*.js) marks its strings `t("...")`; `pybabel extract` finds them
 with the rest (babel.cfg), so they are in the same catalogues. `scanner_messages(language)`
-reads the .po once and gives those whose every place is in the scanner, {English: words}:
+reads the .po once and gives those the scanner's scripts use, {English: words}:
 no build step, and nothing of the pages' strings is sent to a phone.
 """
 from functools import lru_cache
@@ -51,4 +51,4 @@ def scanner_messages(language: str) -> dict[str, str]:
         catalogue = read_po(file, locale=language)
     return {message.id: message.string for message in catalogue
             if message.id and message.string and message.locations
-            and all(place.startswith("scanner/") for place, _ in message.locations)}
+            and any(place.startswith("scanner/static/") for place, _ in message.locations)}

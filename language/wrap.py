@@ -102,11 +102,11 @@ def wrap(text: str) -> str:
 
     def flush():
         if any(kind == "text" and LETTERS.search(piece) for kind, piece in run):
-            # values and tags at the run's edges stay outside the message
-            while run and run[0][0] != "text" or run and not run[0][1].strip() and run[1:] and run[1][0] != "text":
+            # values, tags and white space at the run's edges stay outside the message
+            while run and (run[0][0] != "text" or not run[0][1].strip()):
                 out.append(run.pop(0)[1])
             trailing = []
-            while run and run[-1][0] != "text":
+            while run and (run[-1][0] != "text" or not run[-1][1].strip()):
                 trailing.insert(0, run.pop()[1])
             out.append(_message(run))
             out.extend(trailing)

@@ -2,17 +2,22 @@
 // amount), the lines scanned with the changed one highlighted, and what is left on the order. Each
 // flow draws its screen through its module's draw(flow); drawLines is the way every flow has so far.
 
-import { fromMilli, inBase } from "./amounts.js";
+import { inBase } from "./amounts.js";
 import { signal } from "./feedback.js";
 import * as rules from "./flow.js";
 import { $, focusScan } from "./screen.js";
 import { screenOf, state } from "./state.js";
+import { amount, t } from "./words.js";
+
+/** A flow's title in the page's language (flow.js keeps the English one the batches are named by). */
+const TITLES = { receive: () => t("Receive"), pick: () => t("Pick"), ship: () => t("Ship"), count: () => t("Count") };
+export const flowTitle = (kind) => TITLES[kind]();
 
 /** A line's amount as people read it: "2 crate (24 pc)". */
 export function amountText(line) {
-  const inUnit = `${fromMilli(line.amount_milli)} ${line.unit}`;
+  const inUnit = `${amount(line.amount_milli)} ${line.unit}`;
   if (line.unit === line.base_unit) return inUnit;
-  return `${inUnit} (${fromMilli(inBase(line.amount_milli, line.factor_milli) ?? 0)} ${line.base_unit})`;
+  return `${inUnit} (${amount(inBase(line.amount_milli, line.factor_milli) ?? 0)} ${line.base_unit})`;
 }
 
 /** The feedback of a scan: tone, vibration, the big line, and the time it took (for make bench). */
@@ -37,7 +42,7 @@ export function drawFlow() {
 /** The title, the leave button (`leave` names it), the lines scanned and what the order has left. */
 export function drawLines(flow, leave) {
   const kind = rules.KINDS[flow.kind];
-  $("flow-title").textContent = `${kind.title} · ${flow.warehouse.name}${flow.order ? ` · ${flow.order.document_number}` : ""}`;
+  $("flow-title").textContent = `${flowTitle(flow.kind)} · ${flow.warehouse.name}${flow.order ? ` · ${flow.order.document_number}` : ""}`;
   $("leave").textContent = leave;
   $("lines").replaceChildren(...flow.lines.map((line, index) => {
     const li = document.createElement("li");
@@ -45,7 +50,7 @@ export function drawLines(flow, leave) {
     li.dataset.index = String(index);
     const name = document.createElement("span");
     name.className = "name";
-    name.textContent = `${line.name}${line.lot ? ` · lot ${line.lot}` : ""}${line.date_exp ? ` · ${line.date_exp}` : ""}`;
+    name.textContent = `${line.name}${line.lot ? ` · ${t("lot %(lot)s", { lot: line.lot })}` : ""}${line.date_exp ? ` · ${line.date_exp}` : ""}`;
     const amount = document.createElement("span");
     amount.className = "amount";
     amount.textContent = amountText(line);
@@ -60,8 +65,10 @@ export function drawLines(flow, leave) {
     const li = document.createElement("li");
     li.className = still ? "" : "done";
     const lots = line.picks.filter((pick) => pick.lot).map((pick) => `${pick.lot}${pick.date_exp ? ` (${pick.date_exp})` : ""}`);
-    li.textContent = `${product ? product.name : line.product_code}: ${fromMilli(still)} of ${fromMilli(line.open_milli)} `
-      + `${product ? product.base_unit : ""} left${lots.length ? ` · take ${lots.join(", ")}` : ""}`;
+    li.textContent = t("%(product)s: %(still)s of %(ordered)s %(unit)s left", { product: product ? product.name : line.product_code,
+                                                                                still: amount(still), ordered: amount(line.open_milli),
+                                                                                unit: product ? product.base_unit : "" })
+      + (lots.length ? ` · ${t("take %(lots)s", { lots: lots.join(", ") })}` : "");
     return li;
   }));
 }

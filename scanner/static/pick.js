@@ -15,10 +15,11 @@ import { choose, confirm, note } from "./screen.js";
 import { show } from "./show.js";
 import { state } from "./state.js";
 import * as store from "./store.js";
+import { t } from "./words.js";
 
 export const pick = flowScreen("pick", {
   ask: takeOrder,
-  draw: (flow) => drawLines(flow, "Put back"),
+  draw: (flow) => drawLines(flow, t("Put back")),
   firstLot: rules.nextLot,
   readyToBook: partialAsked,
   booked: (flow) => forgetTaken(flow.order.document_number),
@@ -27,9 +28,9 @@ export const pick = flowScreen("pick", {
 
 async function takeOrder() {
   const open = state.orders.filter((o) => o.allowed_directions.includes("O") && o.items.some((l) => l.direction === "O"));
-  const chosen = await choose("Pick an order", open.length ? "" : "No open order to pick.",
+  const chosen = await choose(t("Pick an order"), open.length ? "" : t("No open order to pick."),
     open.map((o) => ({ label: `${o.document_number}${o.customer_name ? ` · ${o.customer_name}` : ""}`
-                              + `${o.held_by && !state.taken[o.document_number] ? ` · held by ${o.held_by}` : ""}`, value: o })));
+                              + `${o.held_by && !state.taken[o.document_number] ? ` · ${t("held by %(who)s", { who: o.held_by })}` : ""}`, value: o })));
   if (!chosen) {
     show();
     return null;
@@ -46,8 +47,7 @@ async function takeOrder() {
     if (!state.taken[number]) {
       signal("error");
       show();
-      note(`Order ${number} was not taken before the network went away, so another scanner may be picking it: `
-           + "it can be picked once the service answers.", "error");
+      note(t("Order %(order)s was not taken before the network went away, so another scanner may be picking it: it can be picked once the service answers.", { order: number }), "error");
       return null;
     }
   } else {
@@ -58,18 +58,18 @@ async function takeOrder() {
     return null;
   }
   const warehouse = state.warehouses.find((w) => w.id_warehouse === order.id_warehouse)
-    || { id_warehouse: order.id_warehouse, name: `Warehouse ${order.id_warehouse}` };
+    || { id_warehouse: order.id_warehouse, name: t("Warehouse %(number)s", { number: order.id_warehouse }) };
   return rules.startFlow("pick", warehouse, order);
 }
 
 async function partialAsked(flow) {
   const open = flow.order.items.filter((line) => line.direction === "O")
     .some((line) => rules.scannedBase(flow, line.product_code) < line.open_milli);
-  return !open || confirm("Lines are left open on the order: book what was picked as a partial delivery?", "Book partial");
+  return !open || confirm(t("Lines are left open on the order: book what was picked as a partial delivery?"), t("Book partial"));
 }
 
 async function putBack(flow) {
-  if (flow.lines.length && !(await confirm("Put the order back? What was scanned is not booked.", "Put back"))) return false;
+  if (flow.lines.length && !(await confirm(t("Put the order back? What was scanned is not booked."), t("Put back")))) return false;
   await queue.enqueue({ kind: "release", document_number: flow.order.document_number,
                         summary: { kind: "release", title: `Put back ${flow.order.document_number}`,
                                    warehouse: flow.warehouse.name, lines: 0 } });

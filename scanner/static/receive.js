@@ -7,6 +7,7 @@ import { flowScreen, whichWarehouse } from "./flow_screen.js";
 import { choose } from "./screen.js";
 import { show } from "./show.js";
 import { state } from "./state.js";
+import { t } from "./words.js";
 
 export const receive = flowScreen("receive", { ask: warehouseAndOrder, bestBefore: true });
 
@@ -17,8 +18,8 @@ async function warehouseAndOrder() {
   const expected = state.orders.filter((o) => o.id_warehouse === warehouse.id_warehouse
     && o.allowed_directions.includes("I") && o.items.some((line) => line.direction === "I"));
   if (expected.length) {
-    const chosen = await choose("Receive: against an order?", `${warehouse.name}`,
-      [{ label: "Without an order", value: "none" },
+    const chosen = await choose(t("Receive: against an order?"), `${warehouse.name}`,
+      [{ label: t("Without an order"), value: "none" },
        ...expected.map((o) => ({ label: `${o.document_number}${o.description ? ` · ${o.description}` : ""}`, value: o }))]);
     if (!chosen) {
       show();
