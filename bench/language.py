@@ -22,7 +22,7 @@ def scenario_v(ctx):
     """The stock and documents pages in sl vs en: ratio of median times."""
     what = "v. pages in Slovenian vs English (stock, documents)"
     if not ctx.has_service:
-        ctx.add(Row(what, "x", None, None, GOAL, FLOOR, False))
+        ctx.add(Row(what, "ms", None, None, GOAL, FLOOR, False))
         return
     with ctx.service("v") as svc, server.Client(svc.port, ctx.key) as api:
         create_products(api, V_PRODUCTS)
@@ -51,4 +51,4 @@ def scenario_v(ctx):
                     times[language].append(took)
     sl, en = (sorted(times[name])[len(times[name]) // 2] * 1000 for name in ("sl", "en"))
     ctx.note(f"v: medians of the two pages: sl {sl:.1f} ms, en {en:.1f} ms")
-    ctx.add(Row(what, "x", sl, en, GOAL, FLOOR, False))
+    ctx.add(Row(what, "ms", sl, en, GOAL, FLOOR, False))
