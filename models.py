@@ -14,6 +14,7 @@ from storage.db import UtcDateTime, db
 
 # Text is compared and sorted by code point on both databases.
 Code = String(200).with_variant(String(200, collation="C"), "postgresql")
+LocationCode = String(30).with_variant(String(30, collation="C"), "postgresql")
 
 
 class ApiKey(db.Model):
@@ -85,6 +86,8 @@ class Warehouse(db.Model):
     name: Mapped[str] = mapped_column(Code, unique=True)
     address: Mapped[str] = mapped_column(Text, default="")
     active: Mapped[int] = mapped_column(default=1)
+    # The location goods-in without one go to (DESIGN 27); "" none: they stay unplaced.
+    receiving_location: Mapped[str] = mapped_column(LocationCode, default="", server_default="")
 
 
 class Product(db.Model):
@@ -275,6 +278,8 @@ class WarehouseDocumentItem(db.Model):
         Index("ix_movements_date", "date", "document_id", "item_number"),
         # One product's history, newest first (the product's page), however long the depot's.
         Index("ix_movements_product", "product_code", "document_id", "item_number"),
+        # One lot's story (stock/lot_story.py): every line of a lot, however long the product's history.
+        Index("ix_movements_lot", "product_code", "lot", "document_id"),
     )
     id: Mapped[int] = mapped_column(BigInteger().with_variant(db.Integer, "sqlite"), primary_key=True)
     document_id: Mapped[int] = mapped_column(ForeignKey("warehouse_documents.id"))
@@ -312,6 +317,108 @@ class Balance(db.Model):
     # The lot's best-before (BestBefore.date_exp; "" none), kept beside its stock by every booking
     # (stock/balances.py) so that the alerts need no join to find lots past it.
     best_before: Mapped[str] = mapped_column(String(10), default="", server_default="")
+
+
+class Location(db.Model):
+    """A place inside a warehouse (a shelf, a bin, a quarantine corner: DESIGN 27).
+
+    `code_key` is the code in capitals: codes are unique in a warehouse whatever their case, and a
+    scanner that sends "a-2" means "A-2". `sort_key` is the code's natural order ("A-2" before
+    "A-10"), written once here so that the walking order is an ORDER BY of the database.
+    """
+
+    __tablename__ = "locations"
+    __table_args__ = (UniqueConstraint("id_warehouse", "code_key", name="uq_locations_code_key"),)
+    id_warehouse: Mapped[int] = mapped_column(ForeignKey("warehouses.id_warehouse"), primary_key=True,
+                                              autoincrement=False)
+    code: Mapped[str] = mapped_column(LocationCode, primary_key=True)
+    code_key: Mapped[str] = mapped_column(LocationCode)
+    sort_key: Mapped[str] = mapped_column(String(100).with_variant(String(100, collation="C"), "postgresql"))
+    name: Mapped[str] = mapped_column(Text, default="")
+    sequence: Mapped[int] = mapped_column(BigInteger, default=0)  # the walking order; ties go by sort_key
+    hold: Mapped[int] = mapped_column(default=0)  # 1: not available to pick
+    active: Mapped[int] = mapped_column(default=1)
+
+
+class LocationBalance(db.Model):
+    """Book stock of one (warehouse, product, lot) at one location; location "" is unplaced.
+
+    Written by the same function as the balance (stock/balances.py change_balances through
+    stock/placement.py), in the same transaction: the rows of a (warehouse, product, lot) always
+    add up to its balance (`flask check`).
+    """
+
+    __tablename__ = "location_balances"
+    __table_args__ = (Index("ix_location_balances_place", "id_warehouse", "location", "product_code", "lot"),)
+    id_warehouse: Mapped[int] = mapped_column(BigInteger, primary_key=True, autoincrement=False)
+    product_code: Mapped[str] = mapped_column(ForeignKey("products.product_code"), primary_key=True)
+    lot: Mapped[str] = mapped_column(Code, primary_key=True)
+    location: Mapped[str] = mapped_column(LocationCode, primary_key=True)
+    amount_milli: Mapped[int] = mapped_column(BigInteger, default=0)
+
+
+class Move(db.Model):
+    """A move of stock between locations or warehouses (DESIGN 27), kept for retries and the list.
+
+    `content_digest` makes a retry of the same `move_id` safe, as a batch's does. A move between
+    warehouses names its two documents (internal ids; 0 within a warehouse).
+    """
+
+    __tablename__ = "moves"
+    move_id: Mapped[str] = mapped_column(String(100), primary_key=True)
+    from_warehouse: Mapped[int] = mapped_column(BigInteger, index=True)
+    from_location: Mapped[str] = mapped_column(LocationCode, default="")
+    to_warehouse: Mapped[int] = mapped_column(BigInteger, index=True)
+    to_location: Mapped[str] = mapped_column(LocationCode, default="")
+    note: Mapped[str] = mapped_column(Text, default="")
+    created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+    posted_by: Mapped[str] = mapped_column(String(100), default="")
+    content_digest: Mapped[str] = mapped_column(String(64))
+    out_document_id: Mapped[int] = mapped_column(BigInteger, default=0)
+    in_document_id: Mapped[int] = mapped_column(BigInteger, default=0)
+    items: Mapped[str] = mapped_column(Text)  # JSON: [{product_code, lot, amount_milli}]
+
+
+class WriteOff(db.Model):
+    """Stock that left for a reason, not to a customer (DESIGN 28): the goods-out document it was
+    booked as, and why. The document is an ordinary one (the seed's figures read it as goods-out);
+    this row is what marks it as a write-off."""
+
+    __tablename__ = "write_offs"
+    __table_args__ = (Index("ix_write_offs_warehouse_date", "id_warehouse", "date"),)
+    id: Mapped[int] = mapped_column(primary_key=True)
+    # The client's id (a UUID): a retry with the same content books nothing more.
+    write_off_id: Mapped[str] = mapped_column(String(100), unique=True)
+    id_warehouse: Mapped[int] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(String(20))
+    note: Mapped[str] = mapped_column(Text, default="")
+    date: Mapped[dt.date]
+    document_id: Mapped[int] = mapped_column(ForeignKey("warehouse_documents.id"), unique=True)
+    content_digest: Mapped[str] = mapped_column(String(64))
+    posted_by: Mapped[str] = mapped_column(String(100), default="")
+    posted_from: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
+
+
+class CustomerReturn(db.Model):
+    """Goods a customer sent back against a delivered order (DESIGN 28): the goods-in document of
+    the order's warehouse it was booked as, the order it names, and why. The order's delivered
+    amounts stay as delivered."""
+
+    __tablename__ = "returns"
+    id: Mapped[int] = mapped_column(primary_key=True)
+    return_id: Mapped[str] = mapped_column(String(100), unique=True)  # the client's id, as write_off_id
+    document_number: Mapped[str] = mapped_column(ForeignKey("order_documents.document_number"), index=True)
+    id_warehouse: Mapped[int] = mapped_column(BigInteger)
+    reason: Mapped[str] = mapped_column(Text)
+    # Where it was put (DESIGN 27); "" unplaced, the only place until the warehouse has locations.
+    location: Mapped[str] = mapped_column(String(30), default="")
+    date: Mapped[dt.date]
+    document_id: Mapped[int] = mapped_column(ForeignKey("warehouse_documents.id"), unique=True)
+    content_digest: Mapped[str] = mapped_column(String(64))
+    posted_by: Mapped[str] = mapped_column(String(100), default="")
+    posted_from: Mapped[str] = mapped_column(String(100), default="")
+    created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
 
 
 class Stocktaking(db.Model):

@@ -26,6 +26,7 @@ import time
 from datetime import date, timedelta
 from pathlib import Path
 
+import lot_trace
 import server
 from bulk import bulk_writer, flush_movements, keep_built
 from report import Row
@@ -186,6 +187,10 @@ def scenario_i(ctx):
         ctx.add(Row(what_stock, "ms", None, None, STOCK_AIM, 2 * STOCK_AIM, False, judge_value=True))
         ctx.add(Row("i. five-year depot: peak memory, every line as CSV (1M lines)", "MiB", None, None,
                     EXPORT_AIM_MB, 2 * EXPORT_AIM_MB, False, judge_value=True))
+        ctx.add(Row("i. five-year depot: a lot's story, 2,000 customers (JSON)", "ms", None, None, JSON_AIM,
+                    2 * JSON_AIM, False, judge_value=True))
+        ctx.add(Row("i. five-year depot: a lot's story, 2,000 customers (page)", "ms", None, None, PAGE_AIM,
+                    2 * PAGE_AIM, False, judge_value=True))
         return
     from scenarios import _page_session
 
@@ -193,6 +198,7 @@ def scenario_i(ctx):
     copy = ctx.tmp / "i" / "warehouse.db"
     copy.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(cached, copy)
+    lot_trace.add_recalled_lot(copy, YEARS)
     with server.service(ctx.tmp / "i", ctx.key, database_url=f"sqlite:///{copy}") as svc, \
             server.Client(svc.port, ctx.key) as api, server.Client(svc.port) as pages:
         pages.headers = {"Cookie": _page_session(svc)}
@@ -228,6 +234,9 @@ def scenario_i(ctx):
                       # Whole-list dumps: every product, customer, order, stocktaking.
                       "/v1/products/": True, "/v1/customers/": True, "/v1/documents/": True,
                       "/v1/stocktakings/list": True}
+        # A lot delivered to 2,000 customers (bench/lot_trace.py): its story and its page.
+        trace_ms, trace_page_ms = _time(api, lot_trace.TRACE), _time(pages, lot_trace.PAGE)
+        recall_ms = _time(pages, lot_trace.RECALL_CSV)
         pages_ms = {path: _time(pages, path) for path in page_paths}
         whole_ms = {path: _time(pages, path) for path in whole_pages}
         json_ms = {path: _time(api, path) for path in json_paths}
@@ -273,6 +282,11 @@ def scenario_i(ctx):
                 False, judge_value=True))
     ctx.add(Row("i. five-year depot: peak memory, every line as CSV (1M lines)", "MiB", export_mb, None,
                 EXPORT_AIM_MB, 2 * EXPORT_AIM_MB, False, judge_value=True))
+    ctx.note(f"i: the recall list of a lot delivered to 2,000 customers, as CSV: {recall_ms:.1f} ms")
+    ctx.add(Row("i. five-year depot: a lot's story, 2,000 customers (JSON)", "ms", trace_ms, None, JSON_AIM,
+                2 * JSON_AIM, False, judge_value=True))
+    ctx.add(Row("i. five-year depot: a lot's story, 2,000 customers (page)", "ms", trace_page_ms, None, PAGE_AIM,
+                2 * PAGE_AIM, False, judge_value=True))
 
 
 def _download_lines(client, path) -> int:

@@ -17,7 +17,7 @@ from identity import api_keys, people
 from language.choice import depot_language
 from operations import backups, logs, serving, settings, upgrades
 from schemas import ENCODINGS, customer_row_schema, product_schema
-from stock import batch_numbers, catalog, reports
+from stock import batch_numbers, catalog, placement, reports
 from stock.audit import cli_actor
 from stock.errors import ServiceError
 from stock.quantities import from_milli
@@ -474,15 +474,23 @@ def error_line(error: dict) -> str:
 @click.command("check")
 @with_appcontext
 def check():
-    """Recompute every balance from the warehouse documents; fail on any difference."""
+    """Recompute every balance from the warehouse documents and from its stock per location;
+    fail on any difference."""
     differences = reports.balance_differences(db.session)
     for d in differences:
         click.echo(f"warehouse {d['id_warehouse']} product {d['product_code']!r} lot {d['lot']!r}: "
                    f"balance {from_milli(d['balance_milli'])}, documents say {from_milli(d['documents_milli'])} "
                    f"(off by {from_milli(d['balance_milli'] - d['documents_milli'])})")
+    placed = placement.location_differences(db.session)
+    for d in placed:
+        click.echo(f"warehouse {d['id_warehouse']} product {d['product_code']!r} lot {d['lot']!r}: "
+                   f"balance {from_milli(d['balance_milli'])}, its locations hold {from_milli(d['locations_milli'])} "
+                   f"(off by {from_milli(d['balance_milli'] - d['locations_milli'])})")
     if differences:
         fail(f"{len(differences)} balance(s) differ from the warehouse documents.")
-    click.echo("OK: every balance equals the sum of its warehouse documents.")
+    if placed:
+        fail(f"{len(placed)} balance(s) differ from the sum of their locations.")
+    click.echo("OK: every balance equals the sum of its warehouse documents, and of its locations.")
 
 
 @click.command("demo")

@@ -24,15 +24,24 @@ from identity import api_keys, people
 from models import Batch, OrderDocument, Product, Warehouse, WarehouseDocument
 from operations import upgrades
 from schemas import batch_create_schema, customer_row_schema, order_create_schema, product_schema
-from stock import audit, catalog, warehouses
+from schemas.moves import move_schema
+from stock import audit, catalog, locations, moves, warehouses
 from stock.audit import CLI_ADDRESS, Actor
 from stock.orders import create_order
 from stock.policy import Policy
 from stock.posting import post_batch
+from stock.quantities import from_milli
 
 DAYS = 90
 SEED = 20261123
 MAIN, COLD = 1, 2
+
+# The racks (DESIGN 27), in walking order: the main hall's aisles A to C of six bays each, with
+# its receiving dock; the cold store's cold shelves and one hold shelf for what must not be picked.
+DOCK = "DOCK"
+MAIN_SHELVES = [f"{aisle}-{bay:02d}" for aisle in "ABC" for bay in range(1, 7)]
+COLD_SHELVES = ["K-01", "K-02", "K-03", "K-04"]
+HOLD_SHELF = "Q-HOLD"
 
 # (code, name, base unit, lot level, packaging [(unit, base units)], warehouse, typical delivery)
 CATALOG = [
@@ -172,6 +181,7 @@ def build(session, today: date | None = None) -> dict:
     depot = Depot(session=session, caller=api_keys.Caller(0, "demo", "admin", None),
                   policy=Policy(), rng=random.Random(SEED), today=today)
     _warehouses(session)
+    _locations(session)
     _customers(session)
     _products(depot)
     start = today - timedelta(days=DAYS)
@@ -183,6 +193,7 @@ def build(session, today: date | None = None) -> dict:
         if day == stocktaking_day:
             _stocktaking(depot, day)
         _customer_orders(depot, day, last=offset == DAYS)
+    _quarantine(depot)
     return {"products": len(CATALOG), "customers": len(CUSTOMERS), "batches": depot.batch_number,
             "orders": depot.order_number}
 
@@ -194,6 +205,40 @@ def _warehouses(session) -> None:
                                     {"id_warehouse": COLD, "name": "Cold store", "address": ""})
 
 
+def _locations(session) -> None:
+    actor = audit.Actor("demo", audit.CLI_ADDRESS, "cli")
+    racks = [(MAIN, DOCK, "Receiving dock", 0, 1), (COLD, HOLD_SHELF, "Quarantine: not to be picked", 1, 0)]
+    racks += [(MAIN, code, f"Aisle {code[0]}, bay {int(code[2:])}", 0, 0) for code in MAIN_SHELVES]
+    racks += [(COLD, code, f"Cold shelf {int(code[2:])}", 0, 0) for code in COLD_SHELVES]
+    for warehouse, code, name, hold, receiving in racks:
+        # The dock first, the hold shelf last, the shelves in the natural order of their codes between.
+        sequence = 0 if code == DOCK else 900 if hold else 100
+        locations.create_location(session, actor, None, {"id_warehouse": warehouse, "code": code, "name": name,
+                                                         "sequence": sequence, "hold": hold, "receiving": receiving})
+
+
+def _home(warehouse: int, index: int) -> str:
+    """The shelf a product of the catalog lives on: its place in its warehouse's list of products."""
+    shelves = MAIN_SHELVES if warehouse == MAIN else COLD_SHELVES
+    return shelves[index % len(shelves)]
+
+
+def _quarantine(depot: "Depot") -> None:
+    """Lots of the cold store past their best-before go to the hold shelf, one move per shelf."""
+    past: dict[str, list[dict]] = defaultdict(list)
+    for code, info in sorted(depot.products.items()):
+        if info["warehouse"] != COLD:
+            continue
+        for lot, (milli, expires) in sorted(depot.lots[(COLD, code)].items()):
+            if lot and expires and expires < depot.today.isoformat() and milli > 0:
+                past[info["home"]].append({"product_code": code, "lot": lot, "amount": str(from_milli(milli))})
+    for shelf, items in sorted(past.items()):
+        moves.post_move(depot.session, depot.caller, move_schema.load({
+            "move_id": f"demo-quarantine-{shelf}", "from": {"id_warehouse": COLD, "location": shelf},
+            "to": {"id_warehouse": COLD, "location": HOLD_SHELF}, "items": items,
+            "note": "past its best-before"}), depot.policy)
+
+
 def _customers(session) -> None:
     catalog.save_customers(session, [customer_row_schema.load({
         "id_customer": str(number), "name": name, "street": street, "city": city, "zip": zip_code,
@@ -202,15 +247,18 @@ def _customers(session) -> None:
 
 def _products(depot: Depot) -> None:
     serial = 0
+    placed = defaultdict(int)
     for code, name, unit, lot_level, packaging, warehouse, _ in CATALOG:
         serial += 1
+        home = _home(warehouse, placed[warehouse])
+        placed[warehouse] += 1
         body = {"product_code": code, "name": name, "base_unit": unit, "lot_level": lot_level,
                 "base_unit_barcode": ean13(serial * 10), "category": 1 if warehouse == COLD else 2,
                 "packaging": [{"unit": pack, "amount_base_units": amount, "barcode": ean13(serial * 10 + i)}
                               for i, (pack, amount) in enumerate(packaging, start=1)]}
         catalog.create_product(depot.session, product_schema.load(body))
         depot.products[code] = {"unit": unit, "lot_level": lot_level, "packaging": dict(packaging),
-                                "warehouse": warehouse}
+                                "warehouse": warehouse, "home": home}
 
 
 def _lot(code: str, day: date) -> tuple[str, str]:
@@ -226,7 +274,7 @@ def _goods_in(depot: Depot, day: date) -> None:
         for code, _, unit, lot_level, packaging, home, usual in CATALOG:
             if home != warehouse or depot.on_hand(warehouse, code) > usual * 1000 // 2:
                 continue
-            item = {"product_code": code, "amount": str(usual), "unit": unit}
+            item = {"product_code": code, "amount": str(usual), "unit": unit, "wplace": depot.products[code]["home"]}
             if packaging and usual % packaging[0][1] == 0 and depot.rng.random() < 0.7:
                 item.update(amount=str(usual // packaging[0][1]), unit=packaging[0][0])
             if lot_level:

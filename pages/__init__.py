@@ -11,10 +11,13 @@ background/), so a page and an API call can never disagree.
   stock.py, documents.py, orders.py, stocktakings.py, movements.py, products.py, customers.py
                    the pages of each concern
   alerts.py (and the navigation's alert count), picking.py (pick lists), webhooks.py (/admin/webhooks)
+  lots.py          a lot's story and its recall list (/lots/<product>/<lot>), write-offs (/write-offs)
   reorder_levels.py  /reorder-levels: seen by all, set and removed by an admin
   admin.py         the pages under /admin/ (role admin): people, keys and pairing, the audit trail
   admin_warehouses.py, admin_backups.py, admin_depot.py   /admin/warehouses, /admin/backups, /admin/depot
                    (the depot's profile the paper prints)
+  locations.py     a warehouse's locations (list, add, edit, hold, deactivate, labels) and what lies on one
+  moves.py         the Move form: stock between locations and warehouses, once however often it is sent
   imports.py       /admin/import: a file's dry run, then its import; the exports of each kind
   settings.py      /settings: a person's own language
   params.py        each page's query parameters and forms, as marshmallow schemas
@@ -41,8 +44,8 @@ STATIC.attach(bp)
 def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
     from pages import (admin, admin_backups, admin_depot, admin_warehouses, alerts, clock, common,  # noqa: F401
-                       customers, documents, imports, movements, orders, picking, printing, products,
-                       reorder_levels, settings, signin, stock, stocktakings, webhooks)
+                       customers, documents, imports, locations, lots, moves, movements, orders, picking,
+                       printing, products, reorder_levels, settings, signin, stock, stocktakings, webhooks)
 
     signin.configure(app)
     app.register_blueprint(bp)

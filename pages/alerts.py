@@ -87,7 +87,8 @@ def alerts():
     pagers = {kind: KindPager(kind, query, size, _read(kind, today, days, seen, query["product"],
                                                        query["after"], size + 1), totals[kind], PLACE[kind])
               for kind in kinds}
-    return render_template("alerts.html", query=query, pagers=pagers, totals=totals, days=days)
+    return render_template("alerts.html", query=query, pagers=pagers, totals=totals, days=days,
+                           may_write_off=g.caller.has_role("scan"))
 
 
 CSV_PIECE = 2000  # rows read at a time: a long list is written as it is read, never held whole

@@ -208,6 +208,19 @@ def csv_response(name: str, header: list[str], rows, count=None) -> Response:
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
 
+def file_answer(body: bytes | str, mimetype: str, name: str) -> Response:
+    """Printed labels as the answer (pages/printing.py, pages/locations.py), never kept by a cache."""
+    # A PDF opens in the browser, whose print button sends it to the label printer; ZPL is a file
+    # to send to a Zebra as it is (docs/printing.md), so it is saved.
+    disposition = "inline" if mimetype == "application/pdf" else "attachment"
+    return Response(body, mimetype=mimetype, headers={
+        "Content-Disposition": f'{disposition}; filename="{name}"', "Cache-Control": "no-store"})
+
+
+def safe_file_name(text: str) -> str:
+    """A file name for the download: letters, digits, - and _ of the code; the rest becomes _."""
+    return "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-_") else "_" for ch in text)[:60] or "label"
+
 
 def day(text: str):
     """A YYYY-MM-DD text as a date (a date cell in XLSX); "" stays ""."""

@@ -13,7 +13,7 @@ from pages import bp
 from pages.common import PER_PAGE, Pager, csv_response, page_actor, require_admin, warehouse_name
 from pages.params import load_args, orders_query
 from pages.signin import check_form_post, signed_in
-from stock import catalog, orders as order_rules
+from stock import catalog, orders as order_rules, returns as customer_returns
 from stock.errors import Invalid, ServiceError, say
 from storage.db import db, utc_now
 from transfer import orders as transfer_orders
@@ -59,7 +59,8 @@ def _context(found) -> dict:
                 "lapsed": found.locked_at is None or utc_now() - found.locked_at >= timeout}
     closing = order_rules.closing(db.session, found.document_number) if found.state == order_rules.CLOSED else None
     return {"order": found, "customer": customer, "lock": lock, "closing": closing,
-            "documents": order_rules.delivering_documents(db.session, found.document_number)}
+            "documents": order_rules.delivering_documents(db.session, found.document_number),
+            "returns": customer_returns.returns_of_order(db.session, found.document_number)}
 
 
 @bp.post("/orders/release/<code:document_number>")

@@ -58,8 +58,11 @@ ProductCode = lambda: fields.String(load_default="", validate=[validate.Length(m
 class StockQuery(Schema):
     warehouse = Warehouse()
     q = fields.String(load_default="", validate=validate.Length(max=200))
+    # A location's code in any case (DESIGN 27); "-" the unplaced stock. None: every location.
+    location = fields.String(load_default=None, validate=[validate.Length(max=30), printable])
     level = fields.Integer(load_default=-1, validate=validate.OneOf([-1, 0, 1]))
-    after = Keyset(int, str, str, lengths=(2, 3))
+    # (warehouse, product[, lot]) and, where the page shows locations, the location after them.
+    after = Keyset(int, str, str, str, lengths=(2, 3, 4))
     page = Page()
     format = Format()
 
@@ -262,7 +265,35 @@ stocktakings_query = StocktakingsQuery()
 movements_query = MovementsQuery()
 movement_lines_query = MovementLinesQuery()
 reorder_levels_query = ReorderLevelsQuery()
+class LotQuery(Schema):
+    """/lots/<product>/<lot>: the page, or its recall list as CSV or XLSX."""
+
+    format = Format()
+
+
+class WriteOffsQuery(Schema):
+    """/write-offs: what was written off, by month and reason, in a warehouse and between days."""
+
+    warehouse = Warehouse()
+    since = fields.Date(load_default=None)
+    until = fields.Date(load_default=None)
+    format = Format()
+
+
+class WriteOffAsked(Schema):
+    """/write-offs/new: the lot the alerts page offers to write off, and how much of it."""
+
+    warehouse = fields.Integer(required=True, validate=validate.Range(min=1, max=2**63 - 1))
+    product = fields.String(required=True, validate=[validate.Length(min=1, max=200), printable])
+    lot = fields.String(load_default="", validate=[validate.Length(max=200), printable])
+    amount = fields.String(load_default="", validate=validate.Length(max=40))
+    reason = fields.String(load_default="expired", validate=validate.Length(max=20))
+
+
 alerts_query = AlertsQuery()
+lot_query = LotQuery()
+write_offs_query = WriteOffsQuery()
+write_off_asked = WriteOffAsked()
 pick_list_query = PickListQuery()
 webhooks_query = WebhooksQuery()
 
@@ -296,7 +327,13 @@ class DocumentLabelsQuery(Schema):
     language = PaperLanguage()
 
 
+class LocationLabelsQuery(Schema):
+    code = fields.Raw(load_default=None)  # every one ticked, read by request.args.getlist
+    sheet = Sheet()
+
+
 label_query = LabelQuery()
+location_labels_query = LocationLabelsQuery()
 document_labels_query = DocumentLabelsQuery()
 
 

@@ -6,13 +6,13 @@ key may not see, is the HTML 404 page, as on every other page.
 """
 from datetime import date
 
-from flask import Response, current_app, g, render_template, request
+from flask import current_app, g, render_template, request
 from flask_babel import gettext
 
 from language.choice import current
 from language.formats import day_text
 from pages import bp
-from pages.common import paper_language
+from pages.common import file_answer, paper_language, safe_file_name
 from pages.params import document_labels_query, label_query, load_args
 from pages.signin import signed_in
 from printing import labels, paper, zpl
@@ -23,24 +23,11 @@ from storage.db import db
 COUNT_SHEET_BLANK_ROWS = 10  # for what is found on the shelf but not in the book
 
 
-def _file(body: bytes | str, mimetype: str, name: str) -> Response:
-    # A PDF opens in the browser, whose print button sends it to the label printer; ZPL is a file
-    # to send to a Zebra as it is (docs/printing.md), so it is saved.
-    disposition = "inline" if mimetype == "application/pdf" else "attachment"
-    return Response(body, mimetype=mimetype, headers={
-        "Content-Disposition": f'{disposition}; filename="{name}"', "Cache-Control": "no-store"})
-
-
 def _product_label(product_code: str) -> tuple[dict, dict]:
     query = load_args(label_query, request.args)
     product = catalog.get_product(db.session, product_code)
     date_exp = query["date_exp"].isoformat() if query["date_exp"] else ""
     return labels.product_label(product, query["unit"], query["lot"], date_exp), query
-
-
-def _safe_name(text: str) -> str:
-    """A file name for the download: letters, digits, - and _ of the code; the rest becomes _."""
-    return "".join(ch if ch.isascii() and (ch.isalnum() or ch in "-_") else "_" for ch in text)[:60] or "label"
 
 
 def label_words():
@@ -54,8 +41,6 @@ def label_words():
             values["day"] = day_text(date.fromisoformat(values["day"]), language)
         return {"Lot %(lot)s": lot, "Best before %(day)s": best}.get(message, message) % values
     return words
-
-
 @bp.get("/products/<code:product_code>/label.pdf")
 @signed_in
 def product_label_pdf(product_code):
@@ -67,7 +52,7 @@ def product_label_pdf(product_code):
     body = label_pdf.labels_pdf([label] * query["copies"], current_app.config["LABEL_SIZE"],
                                 sheet=query["sheet"] == "a4", title=f"Label {label['product_code']}",
                                 words=label_words())
-    return _file(body, "application/pdf", f"label-{_safe_name(product_code)}.pdf")
+    return file_answer(body, "application/pdf", f"label-{safe_file_name(product_code)}.pdf")
 
 
 @bp.get("/products/<code:product_code>/label.zpl")
@@ -76,7 +61,7 @@ def product_label_zpl(product_code):
     """A product's label as ZPL for a 203 dpi Zebra printer, `copies` printed by the printer."""
     label, query = _product_label(product_code)
     body = zpl.label_zpl(label, current_app.config["LABEL_SIZE"], query["copies"], label_words())
-    return _file(body, "application/zpl", f"label-{_safe_name(product_code)}.zpl")
+    return file_answer(body, "application/zpl", f"label-{safe_file_name(product_code)}.zpl")
 
 
 @bp.get("/documents/<number:doc_number>/labels.pdf")
@@ -89,7 +74,7 @@ def goods_in_labels_pdf(doc_number):
     body = label_pdf.labels_pdf(labels.goods_in_labels(db.session, g.caller, doc_number, query["per"] == "package"),
                                 current_app.config["LABEL_SIZE"], sheet=query["sheet"] == "a4",
                                 title=f"Labels of document {doc_number}", words=label_words())
-    return _file(body, "application/pdf", f"labels-{doc_number}.pdf")
+    return file_answer(body, "application/pdf", f"labels-{doc_number}.pdf")
 
 
 @bp.get("/documents/<number:doc_number>/labels.zpl")
@@ -101,7 +86,7 @@ def goods_in_labels_zpl(doc_number):
         raise Invalid(say("A Zebra prints labels from its roll, not on A4 sheets."), {"sheet": [say("Only for the PDF.")]})
     body = zpl.labels_zpl(labels.goods_in_labels(db.session, g.caller, doc_number, query["per"] == "package"),
                           current_app.config["LABEL_SIZE"], label_words())
-    return _file(body, "application/zpl", f"labels-{doc_number}.zpl")
+    return file_answer(body, "application/zpl", f"labels-{doc_number}.zpl")
 
 
 @bp.get("/documents/<number:doc_number>/delivery-note")

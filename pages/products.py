@@ -17,7 +17,7 @@ from pages.common import PER_PAGE, Pager, csv_response, field_errors, page_actor
 from pages.params import load_args, products_query
 from pages.signin import check_form_post, signed_in
 from schemas import product_schema, product_update_schema
-from stock import catalog, packages, product_card, reorder
+from stock import catalog, packages, placed_stock, product_card, reorder
 from stock.errors import ServiceError
 from stock.quantities import from_milli
 from storage.db import db
@@ -122,6 +122,7 @@ def product(product_code):
     seen = None if g.caller.warehouses is None else sorted(g.caller.warehouses)
     return render_template(
         "product.html", product=found, packaging_text=packaging_text(found["packaging"]), stock=stock,
+        places=placed_stock.product_places(db.session, g.caller, product_code),
         movements=product_card.last_movements(db.session, g.caller, product_code),
         levels=reorder.list_reorder_levels(db.session, seen, product_code=product_code),
         history=history, chart=stock_chart(history, found["base_unit"]))

@@ -18,12 +18,13 @@ def is_ean13(barcode: str) -> bool:
             and ean13_check_digit(barcode[:12]) == int(barcode[12]))
 
 
-def symbology(barcode: str) -> str | None:
+def symbology(barcode: str, only: str | None = None) -> str | None:
     """EAN13, CODE128, or None when there is no barcode to print (empty, or not printable ASCII:
-    Code 128 carries ASCII only)."""
+    Code 128 carries ASCII only). `only` CODE128: never EAN-13 (a location's code is read back as
+    the text it is, whatever its digits)."""
     if not barcode:
         return None
-    if is_ean13(barcode):
+    if only != CODE128 and is_ean13(barcode):
         return EAN13
     if barcode.isascii() and barcode.isprintable():
         return CODE128

@@ -73,11 +73,12 @@ def labels_pdf(labels: list[dict], size: tuple[float, float], sheet: bool = Fals
         key = tuple(sorted(label.items()))
         if key not in forms:
             bottom = foot(label, box, text_width, words)
-            barcode = (label["barcode"], bottom.barcode_height)
+            barcode = (label["barcode"], bottom.barcode_height, label.get("symbology"))
             if barcode not in barcodes:
                 barcodes[barcode] = f"barcode{len(barcodes)}"
                 pdf.beginForm(barcodes[barcode], 0, 0, box.inner_width * mm, bottom.barcode_height * mm)
-                draw_barcode(pdf, label["barcode"], 0, 0, box.inner_width * mm, bottom.barcode_height * mm)
+                draw_barcode(pdf, label["barcode"], 0, 0, box.inner_width * mm, bottom.barcode_height * mm,
+                             label.get("symbology"))
                 pdf.endForm()
             forms[key] = f"label{len(forms)}"
             pdf.beginForm(forms[key], 0, 0, size[0] * mm, size[1] * mm)
@@ -141,11 +142,12 @@ def fit(text: str, font: str, size: float, width: float) -> str:
     return text + "…"
 
 
-def draw_barcode(pdf, barcode: str, x: float, y: float, width: float, height: float) -> None:
+def draw_barcode(pdf, barcode: str, x: float, y: float, width: float, height: float,
+                 only: str | None = None) -> None:
     """The barcode with its digits below, at most `width` wide and `height` tall (points), its
     bottom left at (x, y); nothing when there is no barcode. Modules shrink below the nominal
-    size only as far as the width demands."""
-    kind = symbology(barcode)
+    size only as far as the width demands. `only`: the symbology a label insists on (symbology)."""
+    kind = symbology(barcode, only)
     if kind is None:
         return
     font_size = min(8.0, height * 0.22)

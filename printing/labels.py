@@ -9,9 +9,11 @@ from sqlalchemy import select
 
 from stock.caller import Caller
 from models import BatchItem, Packaging, Product
-from stock import records
-from stock.errors import Invalid, NotFound
+from printing.barcodes import CODE128
+from stock import locations, records
+from stock.errors import Invalid, NotFound, say
 
+LOCATION_LABELS_MAX = 2000  # of one warehouse at once: four rolls
 COPIES_MAX = 500  # one roll of labels; a bigger number is more likely a typo than a need
 PACKAGE_LABELS_MAX = 2000  # of one document, per package: four rolls
 
@@ -89,3 +91,24 @@ def package_labels(label: dict, base_milli: int, package: tuple[str, int, str] |
     if loose > 0:
         found += [label] * (loose // 1000 if loose % 1000 == 0 else 1)
     return found
+
+
+def location_labels(session, caller: Caller, id_warehouse: int, codes: list[str]) -> list[dict]:
+    """The labels of a warehouse's locations, in walking order: the code large, the location's
+    name (else the warehouse's), and the code as Code 128 (never EAN-13: a scanner must type
+    back the code as it is, which a shelf's Code 128 does whatever its digits).
+
+    Codes are matched in any case; one the warehouse does not have: Invalid naming `code`."""
+    known = {locations.code_key(found["code"]): found for found in locations.list_locations(session, caller, id_warehouse)}
+    if not codes:
+        raise Invalid(say("Choose the locations to print labels for."), {"code": [say("Tick at least one location.")]})
+    if len(codes) > LOCATION_LABELS_MAX:
+        raise Invalid(say("At most %(count)s labels at once.", count=LOCATION_LABELS_MAX), {"code": [say("Too many locations chosen.")]})
+    unknown = [code for code in codes if locations.code_key(code) not in known]
+    if unknown:
+        raise Invalid(say("No location %(code)r in warehouse %(number)s.", code=unknown[0], number=id_warehouse),
+                      {"code": [say("Unknown location(s): %(codes)s.", codes=", ".join(unknown[:10]))]})
+    chosen = {locations.code_key(code) for code in codes}
+    return [{"product_code": found["code"], "name": found["name"], "unit": "", "barcode": found["code"],
+             "lot": "", "date_exp": "", "symbology": CODE128}
+            for key, found in known.items() if key in chosen]

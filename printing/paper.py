@@ -11,7 +11,7 @@ from sqlalchemy import select, tuple_
 
 from stock.caller import Caller
 from models import Batch, BestBefore, Customer, Warehouse
-from stock import depot, picking, reports, records
+from stock import depot, locations, pick_plan, picking, placed_stock, reports, records
 from stock.errors import NotFound
 
 
@@ -44,15 +44,45 @@ def count_sheet(session, caller: Caller, id_warehouse: int) -> dict:
     if not caller.sees(id_warehouse):
         raise NotFound(f"No warehouse {id_warehouse}.")
     rows = reports.inventory(session, caller, {"level": -1, "id_warehouses": [id_warehouse]})
-    return {"id_warehouse": id_warehouse, "rows": rows, "warehouse": warehouse(session, id_warehouse),
-            "sender": depot.profile(session)}
+    # In a warehouse with locations the counter walks the racks: the sheet goes location by
+    # location in walking order, each active location listed even when the book says it is empty.
+    by_location = placed_stock.count_sheet_rows(session, id_warehouse) if placed_stock.racked(
+        session, [id_warehouse]) else None
+    return {"id_warehouse": id_warehouse, "rows": rows, "by_location": by_location,
+            "warehouse": warehouse(session, id_warehouse), "sender": depot.profile(session)}
 
 
 def pick_list(session, caller: Caller, document_number: str, today: date | None = None) -> dict:
     """The order's pick list (stock/picking.py) with its warehouse and the depot, for the paper;
     `today` is the depot's day, from which the order's expiration limit counts."""
     found = picking.pick_list(session, caller, document_number, today)
-    return {**found, "warehouse": warehouse(session, found["order"].id_warehouse), "sender": depot.profile(session)}
+    id_warehouse = found["order"].id_warehouse
+    walk = walking_order(session, caller, id_warehouse, found) if placed_stock.racked(session, [id_warehouse]) else None
+    return {**found, "walk": walk, "warehouse": warehouse(session, id_warehouse), "sender": depot.profile(session)}
+
+
+def walking_order(session, caller: Caller, id_warehouse: int, found: dict) -> list[dict]:
+    """The pick list of an order in a warehouse with locations, as GET /v1/documents/<n>/pick plans
+    it (stock/pick_plan.py: the first-expiring lot, then walking order, hold locations never):
+    a stop per location in walking order, each with what to take there; each line of the order
+    gets its own `short_milli` from that plan, which never counts what lies on hold."""
+    lines = found["lines"]
+    lots, places = pick_plan.pickable(session, id_warehouse, {line["product_code"] for line in lines})
+    rows = pick_plan.plan_places(picking.plan_picks(lines, lots, found["limit"]), places)
+    taken: dict[int, int] = {}
+    for row in rows:
+        taken[row["item_number"]] = taken.get(row["item_number"], 0) + row["amount_milli"]
+    for line in lines:
+        line["short_milli"] = line["open_milli"] - taken.get(line["item_number"], 0)
+    names = {line["product_code"]: line["name"] for line in lines}
+    where = {found_location["code"]: found_location["name"]
+             for found_location in locations.list_locations(session, caller, id_warehouse)}
+    stops: list[dict] = []
+    for row in pick_plan.in_walking_order(rows):
+        if not stops or stops[-1]["location"] != row["location"]:
+            stops.append({"location": row["location"], "name": where.get(row["location"], ""), "rows": []})
+        stops[-1]["rows"].append({**row, "name": names.get(row["product_code"], "")})
+    return stops
 
 
 def warehouse(session, id_warehouse: int) -> dict:

@@ -31,7 +31,7 @@ def label_zpl(label: dict, size: tuple[float, float], copies: int = 1, words=Non
     lines.append(_text(label["product_code"], left, box.code_top, box.code_height, box))
     lines.append(_text(label["name"], left, box.name_top, box.name_height, box))
     bottom = foot(label, box, text_width, words)
-    barcode = _barcode(label["barcode"], left, box, bottom.barcode_height)
+    barcode = _barcode(label["barcode"], left, box, bottom.barcode_height, label.get("symbology"))
     if barcode:
         lines.append(barcode)
     for text, top, height in bottom.lines:
@@ -66,8 +66,8 @@ def _text(text: str, left: int, top_mm: float, height_mm: float, box: Layout) ->
     return f"^FO{left},{dots(top_mm)}^A0N,{height},{height}^FH\\^FD{field_data(text)}^FS"
 
 
-def _barcode(barcode: str, left: int, box: Layout, height_mm: float) -> str | None:
-    kind = symbology(barcode)
+def _barcode(barcode: str, left: int, box: Layout, height_mm: float, only: str | None = None) -> str | None:
+    kind = symbology(barcode, only)
     if kind is None:
         return None
     room = dots(box.inner_width)

@@ -11,8 +11,8 @@ import stock/, storage/, schemas and operations.logs, never pages/ or app.
 
 def register(app) -> None:
     from routes import (alerts, api_description, audit, barcodes, batch_numbers, batches, customers, health,
-                        inventory, keys, open_orders, orders, overview, products, stocktakings, transfer,
-                        warehouse_docs, warehouses, webhooks)
+                        inventory, keys, locations, lots, moves, open_orders, orders, overview, products, returns,
+                        stocktakings, transfer, warehouse_docs, warehouses, webhooks, write_offs)
     from routes.access import check_request
     from routes.converters import CodeConverter, NumberConverter
     from routes.reading import close_reader
@@ -22,6 +22,7 @@ def register(app) -> None:
     app.before_request(check_request)
     app.teardown_request(close_reader)
     for module in (health, products, barcodes, customers, warehouses, orders, open_orders, batches, batch_numbers,
-                   warehouse_docs, stocktakings, inventory, overview, keys, audit, alerts, webhooks, transfer):
+                   warehouse_docs, stocktakings, inventory, overview, keys, audit, alerts, webhooks, transfer, locations,
+                   moves, lots, write_offs, returns):
         app.register_blueprint(module.bp)
     api_description.register(app)

@@ -44,7 +44,29 @@ REORDER_LEVEL = {"id_warehouse": 1, "product_code": "MILK-1L", "min_amount": 120
 HOOK_EVENTS = ["batch.booked", "stock.low"]
 HOOK_URL = "https://erp.example.com/hooks/warehouse"
 
+LOCATION = {"id_warehouse": 2, "code": "C-01-2", "name": "Cold shelf 1, level 2", "sequence": 120, "hold": 0,
+            "receiving": 0, "active": 1}
+MOVE = {"move_id": "3f1c9a52-6a0e-4f7e-9d1b-2b8f0c6e7a11", "from": {"id_warehouse": 1, "location": "A-01-1"},
+        "to": {"id_warehouse": 2, "location": "C-01-2"}, "items": [{"product_code": "YOG-150", "lot": "L2611",
+                                                                   "amount": 160}],
+        "note": "pallet to the cold store"}
 EXAMPLES = {
+    "pick_order": {"path": {"document_number": "SO-2044"}, "answer": {"list": [
+        {"product_code": "YOG-150", "lot": "L2611", "date_exp": "2026-12-04", "location": "C-01-2", "amount": 24},
+        {"product_code": "YOG-150", "lot": "L2612", "date_exp": "2026-12-09", "location": "C-02-1", "amount": 12}]}},
+    "add_move": {"body": MOVE, "answer": {}},
+    "list_moves": {"answer": {"list": [{**MOVE, "created": "2026-11-28T07:12:40Z", "posted_by": "scanner-gate-2",
+                                        "out_doc": 118, "in_doc": 119}]}},
+    "list_locations": {"answer": {"list": [LOCATION, {**LOCATION, "code": "Q-1", "name": "Quarantine",
+                                                      "sequence": 900, "hold": 1}]}},
+    "add_location": {"body": {"id_warehouse": 2, "code": "C-01-2", "name": "Cold shelf 1, level 2",
+                              "sequence": 120}, "answer": {}},
+    "update_location": {"path": {"id_warehouse": 2, "code": "C-01-2"}, "body": {"hold": 1}, "answer": {}},
+    "location_stock": {"answer": {"list": [
+        {"id_warehouse": 2, "location": "", "product_code": "YOG-150", "lot": "L2612", "date_exp": "2026-12-09",
+         "amount": 12},
+        {"id_warehouse": 2, "location": "C-01-2", "product_code": "YOG-150", "lot": "L2611",
+         "date_exp": "2026-12-04", "amount": 160}]}},
     "list_products": {"answer": {"list": [MILK]}},
     "view_product": {"path": {"product_code": "MILK-1L"}, "answer": {"item": MILK}},
     "add_product": {"body": {"product_code": "MILK-1L", "name": "Milk 1 l", "base_unit": "pc",
@@ -81,6 +103,38 @@ EXAMPLES = {
                     "body": {"reason": "The supplier cancelled the rest."}, "answer": {}},
     "release_order": {"path": {"document_number": "PO-1001"}, "answer": {}},
     "read_barcode": {"answer": {"item": {"text": "4006381333931", "format": "EAN-13"}}},
+    "trace_lot": {"answer": {"item": {
+        "product_code": "YOG-150", "lot": "L260928", "date_exp": "2026-12-04",
+        "received": [{"date": "2026-11-02", "id_warehouse": 2, "amount": 480, "doc_number": 812,
+                      "ufid": "I-2026-000410", "document_number": "PO-1001", "batch_number": 5001,
+                      "date_exp": "2026-12-04"}],
+        "delivered": [{"date": "2026-11-05", "id_warehouse": 2, "amount": 48, "doc_number": 830,
+                       "ufid": "O-2026-000377", "document_number": "SO-2044", "batch_number": 5017,
+                       "customer": {"id_customer": 17, "name": "Fresh Foods Ltd", "city": "Leipzig"}}],
+        "moved": [],
+        "counted": [{"date": "2026-11-18", "id_warehouse": 2, "amount": -2, "doc_number": 901,
+                     "ufid": "O-2026-000402"}],
+        "written_off": [{"date": "2026-11-20", "id_warehouse": 2, "amount": 6, "doc_number": 915,
+                         "ufid": "O-2026-000410", "write_off_id": "3f1c9a52-7d5e-4b8e-9f0a-2c6d1e8b4a71",
+                         "reason": "damaged"}],
+        "returned": [{"date": "2026-11-07", "id_warehouse": 2, "amount": 12, "doc_number": 841,
+                      "ufid": "I-2026-000420", "return_id": "9b2e4f10-3c6a-4d7b-8e1f-5a0c2d9e7b36",
+                      "reason": "crate broken", "document_number": "SO-2044",
+                      "customer": {"id_customer": 17, "name": "Fresh Foods Ltd", "city": "Leipzig"}}],
+        "in_stock": [{"id_warehouse": 2, "location": "", "amount": 436}]}}},
+    "add_write_off": {"body": {"write_off_id": "3f1c9a52-7d5e-4b8e-9f0a-2c6d1e8b4a71", "id_warehouse": 2,
+                               "reason": "damaged", "note": "dropped by the forklift",
+                               "items": [{"product_code": "YOG-150", "lot": "L260928", "amount": 6}]},
+                      "answer": {}},
+    "list_write_offs": {"answer": {"list": [{
+        "write_off_id": "3f1c9a52-7d5e-4b8e-9f0a-2c6d1e8b4a71", "id_warehouse": 2, "reason": "damaged",
+        "note": "dropped by the forklift", "date": "2026-11-20", "doc_number": 915, "booked_by": "scanner-gate-2",
+        "items": [{"product_code": "YOG-150", "name": "Yoghurt 150 g", "lot": "L260928",
+                   "date_exp": "2026-12-04", "amount": 6}]}]}},
+    "add_return": {"body": {"return_id": "9b2e4f10-3c6a-4d7b-8e1f-5a0c2d9e7b36", "document_number": "SO-2044",
+                            "reason": "crate broken",
+                            "items": [{"product_code": "YOG-150", "lot": "L260928", "amount": 12}]},
+                   "answer": {}},
     "reserve_batch_numbers": {"body": {"count": 100}, "answer": {"item": {"first": 5101, "last": 5200}}},
     "list_open_orders": {"answer": {"list": [{
         "document_number": "SO-2044", "description": "Fresh Foods, Tuesday", "id_warehouse": 1,

@@ -7,7 +7,8 @@ from routes.parsing import body_data, load
 from schemas import (NothingSchema, OrderAcquireSchema, OrderOutSchema, OrderViewSchema, listing,
                      order_acquire_schema, order_close_schema, order_create_schema, order_list_query_schema, order_view_schema,
                      orders_list_schema, single)
-from stock import orders
+from schemas.locations import PickRowSchema, pick_row_out
+from stock import orders, pick_plan
 from storage.db import db
 
 bp = Blueprint("documents", __name__, url_prefix="/v1/documents")
@@ -18,22 +19,35 @@ bp = Blueprint("documents", __name__, url_prefix="/v1/documents")
 def list_orders():
     """Order documents by document_number, optionally only those in one state."""
     state = query_args().get("state")
-    return {"list": orders_list_schema.dump(orders.list_orders(db.session, caller(), state))}
+    found = orders.list_orders(db.session, caller(), state)
+    pick_plan.fill_wplaces(db.session, found)
+    return {"list": orders_list_schema.dump(found)}
 
 
 @bp.get("/acquire/<code:document_number>")
 @operation("scan", answer=single(OrderAcquireSchema, "OrderAcquireAnswer"), errors=(404, 409))
 def acquire_order(document_number):
     """Take an order document for this key's scanner (state 2)."""
-    return {"item": order_acquire_schema.dump(
-        orders.acquire_order(db.session, caller(), document_number, policy()))}
+    order = orders.acquire_order(db.session, caller(), document_number, policy())
+    pick_plan.fill_wplaces(db.session, [order])
+    return {"item": order_acquire_schema.dump(order)}
 
 
 @bp.get("/<code:document_number>")
 @operation("read", answer=single(OrderViewSchema, "OrderViewAnswer"), errors=(404,))
 def view_order(document_number):
     """One order document with its items."""
-    return {"item": order_view_schema.dump(orders.get_order(db.session, caller(), document_number))}
+    order = orders.get_order(db.session, caller(), document_number)
+    pick_plan.fill_wplaces(db.session, [order])
+    return {"item": order_view_schema.dump(order)}
+
+
+@bp.get("/<code:document_number>/pick")
+@operation("read", answer=listing(PickRowSchema, "PickList"), errors=(404,))
+def pick_order(document_number):
+    """What to take for the order's open goods-out lines: the first-expiring lot first, of a lot the
+    first locations in walking order, hold locations never; listed in walking order."""
+    return {"list": [pick_row_out(row) for row in pick_plan.pick_plan(db.session, caller(), document_number)]}
 
 
 @bp.post("/")

@@ -5,13 +5,14 @@
   static/          plain ES modules written here, no build step, nothing from elsewhere; each
                    imports only those listed below it, never in a circle (docs/scanner.md):
     app.js           the page module: wires the others to the page, offers the flows, starts it
-    receive.js, pick.js, ship.js, count.js   one per flow: its screen, what it does its own way
+    receive.js, pick.js, ship.js, count.js, move.js   one per flow: its screen, what it does its own way
     flow_screen.js   what a flow's module is, and what every flow does unless it says otherwise
     booking.js       the open flow opened from its home button, booked onto the queue, or left
+    places.js        a location scanned or typed: where what follows goes, a move's From and To
     scanning.js      what a scan does in a flow: resolved, checked, its lot asked, added, told
     quantity.js      the Quantity field and its keypad; a tap on a line highlights it
     attention.js     a refused batch's buttons: send again, edit, delete
-    data.js          the catalogue, warehouses and open orders kept for offline work, refreshed
+    data.js          the catalogue, warehouses, locations and open orders kept for offline work, refreshed
     sending.js       the queue sent from this tab, one round at a time
     pairing.js       the key: from the pairing QR's address or pasted, unpaired, refused
     show.js          which screen shows, drawn whole from the state
@@ -25,7 +26,8 @@
     queue.js, numbers.js, catalogue.js, store.js, api.js   the queue and its one sender, blocks of
                      batch numbers, the catalogue, IndexedDB, calls with the key (no DOM: a test
                      may drive them alone)
-    flow.js, amounts.js   a flow's rules (what a scan adds, the batches it books); amounts (no DOM)
+    flow.js, locations.js, amounts.js   a flow's rules (what a scan adds, the batches it books); locations
+                     on the device (a code looked up, the pick plan followed, a move's body); amounts (no DOM)
     language.js      the device's own language, kept in a cookie of /scan, the page drawn again in it
     words.js         the page's words in its language, t("..."), from the catalogues the page carries;
                      numbers and dates by Intl (DESIGN 29)

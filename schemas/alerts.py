@@ -97,7 +97,8 @@ class WebhookCreateSchema(Schema):
     url = fields.String(required=True, validate=[
         validate.Length(max=2000), validate.URL(schemes={"http", "https"}, require_tld=False)])
     events = fields.List(Text(), required=True, validate=validate.Length(min=1), metadata={
-        "description": "Any of batch.booked, stock.low, lot.expiring, order.closed, stocktaking.booked."})
+        "description": "Any of batch.booked, stock.low, lot.expiring, order.closed, stocktaking.booked, write_off.booked, "
+                       "return.booked."})
     warehouses = Warehouses(load_default=None, metadata={
         "description": "Only the events of these warehouses; empty: every warehouse. Left out: the warehouses "
                        "of the key that adds it (every one for a key not limited to warehouses)."})

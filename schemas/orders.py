@@ -28,8 +28,10 @@ class OrderItemCreateSchema(Schema):
 
 
 class OrderCreateSchema(Schema):
-    # "acquire/..." would be read as the acquire operation in GET /v1/documents/{number}.
-    document_number = Name(validate.Regexp(r"(?!acquire/)", error="Must not begin with 'acquire/'."))
+    # "acquire/..." would be read as the acquire operation in GET /v1/documents/{number}, and
+    # ".../pick" as the pick plan of GET /v1/documents/{number}/pick.
+    document_number = Name(validate.Regexp(r"(?!acquire/)(?!.*/pick$)",
+                                           error="Must not begin with 'acquire/' nor end with '/pick'."))
     description = Text(load_default="")
     id_warehouse = Int(required=True, validate=in_bigint(0))
     id_customer = Int(load_default=0, validate=in_bigint(0))
@@ -80,7 +82,9 @@ class OrderItemOutSchema(Schema):
     amount_ordered = Quantity(attribute="amount_ordered_milli")
     amount_delivered = Quantity(attribute="amount_delivered_milli")
     direction = fields.String()
-    wplace = fields.Function(lambda item: json.loads(item.wplace),
+    # In a warehouse with locations, a line the order gave no places gets those to pick it from
+    # (stock/pick_plan.py fill_wplaces puts them on the line as `pick_wplace`).
+    wplace = fields.Function(lambda item: getattr(item, "pick_wplace", None) or json.loads(item.wplace),
                              metadata={"type": "array", "items": {"type": "string"}})
     meta = fields.Function(lambda item: {"note": item.note}, metadata={
         "type": "object", "properties": {"note": {"type": "string"}}, "additionalProperties": False})

@@ -9,6 +9,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 
 from models import (Balance, BatchItem, BestBefore, Counter, Product, Warehouse, WarehouseDocument,
                     WarehouseDocumentItem)
+from stock import placement
 from stock.errors import InsufficientStock
 from stock.naming import lot_words, product_names, warehouse_words
 from stock.policy import Policy
@@ -140,22 +141,29 @@ _BALANCES_OF = (select(Balance.product_code, Balance.lot, Balance.amount_milli)
 
 def change_balances(session, id_warehouse: int, deltas: dict[tuple[str, str], int],
                     policy: Policy, items: list[dict] | None = None,
-                    received: dict[tuple[str, str], str] | None = None) -> None:
+                    received: dict[tuple[str, str], str] | None = None,
+                    placed: dict[tuple[str, str, str], int] | None = None,
+                    gains_to: str | None = placement.UNPLACED,
+                    item_places: list[str | None] | None = None) -> None:
     """Add the signed deltas to the book stock; refuse to go below zero unless allowed.
 
     The check sums every line of one booking per (product, lot), so two lines
     of one batch cannot each pass against the same stock. `received`: the best-before this
     booking receives per (product, lot), where it receives one (keep_best_before keeps it next).
+    The stock per location changes with it (stock/placement.py place): `placed` the part booked
+    at named locations, `gains_to` where the rest of a gain goes, `item_places` each item's location.
     """
     deltas = {key: delta for key, delta in deltas.items() if delta}
-    if not deltas:
+    if not deltas and not placed:
         return
-    current = balances_of(session, id_warehouse, deltas)
+    current = balances_of(session, id_warehouse, deltas) if deltas else {}
     new = {key: current.get(key, 0) + delta for key, delta in sorted(deltas.items())}
     short = {key: amount for key, amount in new.items() if amount < 0 and deltas[key] < 0}
     if short and not policy.allow_negative_stock:
         raise _short_error(session, id_warehouse, short, current, items)
-    _write_balances(session, id_warehouse, new, received or {})
+    if new:
+        _write_balances(session, id_warehouse, new, received or {})
+    placement.place(session, id_warehouse, deltas, new, policy, placed, gains_to, items, item_places)
 
 
 def _short_error(session, id_warehouse, short, current, items) -> InsufficientStock:

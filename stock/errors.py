@@ -56,8 +56,9 @@ class SettingError(click.ClickException):
     as one line and exit 1; `python app.py` prints it and exits too."""
 
 
-def item_errors(errors: dict[int, dict]) -> Invalid:
+def item_errors(errors: dict[int, dict], lines: str = "batch_items") -> Invalid:
+    """A 422 naming each refused line of the request's list `lines` by its index."""
     first = next(iter(errors.values()))
     message = next(iter(first.values()))[0]
-    return Invalid(f"{len(errors)} batch item(s) refused, e.g.: {message}",
-                   {"data": {"batch_items": errors}})
+    what = "batch item(s)" if lines == "batch_items" else "line(s)"
+    return Invalid(f"{len(errors)} {what} refused, e.g.: {message}", {"data": {lines: errors}})

@@ -12,7 +12,8 @@ from sqlalchemy import insert
 from models import OutboxEvent
 from storage.db import utc_now
 
-EVENTS = ("batch.booked", "stock.low", "lot.expiring", "order.closed", "stocktaking.booked")
+EVENTS = ("batch.booked", "stock.low", "lot.expiring", "order.closed", "stocktaking.booked", "write_off.booked",
+          "return.booked")
 
 
 def emit(session, event: str, data: dict) -> None:

@@ -15,7 +15,7 @@ from sqlalchemy import bindparam, insert, select
 from sqlalchemy.exc import IntegrityError
 
 from models import Batch, BatchExtra, BatchItem, Packaging, Product, Stocktaking, WarehouseDocument
-from stock import outbox
+from stock import outbox, placement
 from stock.balances import NUMBERED, add_document_lines_of_batch, change_balances, keep_best_before, new_document
 from stock.batch_numbers import refuse_number_of_another
 from stock.caller import Caller
@@ -148,6 +148,8 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
         posted_by=caller.name[:100], posted_from=posted_from[:100],
     ))
     products, items = _check_items(session, batch["batch_items"], is_count)
+    # Where a warehouse has locations, each wplace must name one (None: free text, as ever).
+    places = placement.resolve_items(session, settings["id_warehouse"], items)
     order = order_for_batch(session, caller, settings, policy)
     order_closed = None
     if order is not None and fill_order(order, settings, items, is_count):
@@ -159,11 +161,11 @@ def _book_batch(session, caller: Caller, batch: dict, digest: str, policy: Polic
         ])
     if is_count:
         _write_batch_items(session, settings["batch_number"], items, on_document=False)
-        count_stock(session, settings["id_warehouse"], business_date, items, products, today)
+        count_stock(session, settings["id_warehouse"], business_date, items, products, today, places)
         stocktaking = session.get(Stocktaking, (settings["id_warehouse"], business_date))
         document_ids = [d for d in (stocktaking.in_document_id, stocktaking.out_document_id) if d]
     else:
-        document_ids = [_book_movement(session, settings, order, items, policy, business_date, today)]
+        document_ids = [_book_movement(session, settings, order, items, policy, business_date, today, places)]
     before_commit(session, lambda session: _note_booking(session, settings, business_date, document_ids, order_closed))
 
 
@@ -297,19 +299,24 @@ def _write_batch_items(session, batch_number: int, items: list[dict], on_documen
     insert_tuples(session, BatchItem.__table__, BATCH_ITEM_COLUMNS, rows)
 
 
-def _book_movement(session, settings, order, items, policy: Policy, day: date, today: date) -> int:
+def _book_movement(session, settings, order, items, policy: Policy, day: date, today: date,
+                   places: list[str | None] | None = None) -> int:
     """Change the balances, open the document and write its lines; it is numbered at the commit.
-    Returns the document's internal id."""
+    `places`: each item's location where the warehouse has locations. Returns the document's internal id."""
     direction, warehouse = settings["direction"], settings["id_warehouse"]
     sign = 1 if direction == "I" else -1
     deltas: dict[tuple[str, str], int] = defaultdict(int)
     received: dict[tuple[str, str], str] = {}
-    for item in items:
+    placed: dict[tuple[str, str, str], int] = defaultdict(int)
+    for index, item in enumerate(items):
         key = (item["product_code"], item.get("lot", ""))
         deltas[key] += sign * item["amount_base_milli"]
         if sign > 0 and item.get("date_exp"):
             received[key] = item["date_exp"]
-    change_balances(session, warehouse, deltas, policy, items, received)
+        if places is not None and places[index] is not None:
+            placed[(*key, places[index])] += sign * item["amount_base_milli"]
+    change_balances(session, warehouse, deltas, policy, items, received,
+                    placed=placed, gains_to=placement.RECEIVING, item_places=places)
     if sign > 0:
         keep_best_before(session, items)
     session.flush()  # the order's changes

@@ -13,18 +13,21 @@ from stock.balances import add_document_items, balances_of, change_balances, new
 from stock.caller import Caller
 from stock.errors import NotFound
 from stock.naming import warehouse_words
+from stock.placement import amounts_at
 from stock.policy import Policy
 from storage.db import writing
 
 
 def count_stock(session, id_warehouse: int, day: date, items: list[dict], products: dict,
-                created: date) -> None:
+                created: date, places: list[str | None] | None = None) -> None:
     """Add a count batch to the stocktaking of (warehouse, day) and book the differences;
     `created` is the server's day, as the booking read it for its batch.
 
     Counts of one (product, lot) on one day add up. The snapshot is the book
     stock without this stocktaking's own adjustments, taken anew at each count,
     so that after it the book stock of everything counted equals the count.
+    An item counted at a location (`places`, DESIGN 27) sets that location's stock instead:
+    the warehouse's count of it is then its book stock with that location's replaced.
     """
     stocktaking = session.get(Stocktaking, (id_warehouse, day))
     if stocktaking is None:
@@ -33,10 +36,15 @@ def count_stock(session, id_warehouse: int, day: date, items: list[dict], produc
         session.add(stocktaking)
         session.flush()
     counted: dict[tuple[str, str], dict] = {}
-    for item in items:
+    at_locations: dict[tuple[str, str, str], int] = defaultdict(int)
+    for index, item in enumerate(items):
         key = (item["product_code"], item.get("lot", ""))
-        entry = counted.setdefault(key, {"amount": 0, "date_exp": item.get("date_exp", "")})
-        entry["amount"] += item["amount_base_milli"]
+        entry = counted.setdefault(key, {"amount": 0, "date_exp": item.get("date_exp", ""), "whole": False})
+        if places is not None and places[index] is not None:
+            at_locations[(*key, places[index])] += item["amount_base_milli"]
+        else:
+            entry["amount"] += item["amount_base_milli"]
+            entry["whole"] = True
 
     adjustments = stocktaking_adjustments(session, stocktaking)
     existing = {(row.product_code, row.lot): row for row in session.scalars(
@@ -53,6 +61,18 @@ def count_stock(session, id_warehouse: int, day: date, items: list[dict], produc
             existing[key] = row
         row.amount_real_milli += entry["amount"]
         row.date_exp = entry["date_exp"] or row.date_exp
+    placed = {}
+    if at_locations:
+        there = amounts_at(session, id_warehouse, {code for code, _, _ in at_locations},
+                           {location for _, _, location in at_locations})
+        placed = {key: amount - there.get(key, 0) for key, amount in at_locations.items()}
+        for (code, lot, _), change in placed.items():
+            row = existing[(code, lot)]
+            if not counted[(code, lot)]["whole"]:
+                # Counted only at locations: the rest of the warehouse stays as booked.
+                row.amount_real_milli = book.get((code, lot), 0)
+                counted[(code, lot)]["whole"] = True
+            row.amount_real_milli += change
     # Every item of the stocktaking is snapped anew, not only those of this batch:
     # goods moved since an earlier count of the day are absorbed, and the book stock
     # of everything counted that day ends equal to the count.
@@ -62,7 +82,7 @@ def count_stock(session, id_warehouse: int, day: date, items: list[dict], produc
     wanted = {key: row.amount_real_milli - row.amount_snap_milli for key, row in existing.items()}
     expiry = {key: row.date_exp for key, row in existing.items()}
     _rewrite_adjustments(session, stocktaking, adjustments, wanted, Policy(allow_negative_stock=True),
-                         created, expiry)
+                         created, expiry, placed)
 
 
 def stocktaking_adjustments(session, stocktaking: Stocktaking) -> dict[tuple[str, str], int]:
@@ -80,7 +100,8 @@ def stocktaking_adjustments(session, stocktaking: Stocktaking) -> dict[tuple[str
 
 
 def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: dict,
-                         policy: Policy, created: date, expiry: dict | None = None) -> None:
+                         policy: Policy, created: date, expiry: dict | None = None,
+                         placed: dict | None = None) -> None:
     """Make the goods-in/goods-out documents of the stocktaking carry exactly `wanted`.
 
     Documents and lines written are dated `created`; `expiry` gives the date_exp of each
@@ -91,7 +112,8 @@ def _rewrite_adjustments(session, stocktaking: Stocktaking, old: dict, wanted: d
     expiry = expiry or {}
     # The gains' document keeps their best-before (keep_best_before): those are what it receives.
     change_balances(session, stocktaking.id_warehouse, deltas, policy,
-                    received={key: expiry[key] for key, amount in wanted.items() if amount > 0 and expiry.get(key)})
+                    received={key: expiry[key] for key, amount in wanted.items() if amount > 0 and expiry.get(key)},
+                    placed=placed)
     listed = {code for (code, _), amount in wanted.items() if amount}
     names = dict(session.execute(select(Product.product_code, Product.name)
                                  .where(Product.product_code.in_(listed))).all()) if listed else {}

@@ -77,7 +77,8 @@ def office_paths(page) -> list[str]:
     order = page.locator("#orders tbody.order a").first.get_attribute("href")
     menu = page.locator("header nav a[href]").evaluate_all("links => links.map(a => a.getAttribute('href'))")
     records = [order, "/products/MILK-1L", "/products/new", "/products/edit/MILK-1L", "/customers/new",
-               "/customers/1", "/admin/warehouses/1", "/logout", "/no-such-page"]
+               "/customers/1", "/admin/warehouses/1", "/warehouses/1/locations", "/locations/1/A-01",
+               "/moves/new?from_warehouse=1&from_location=A-01", "/logout", "/no-such-page"]
     menu = [path for path in menu if path != "/scan"]  # the scanner's own page: tests/scanner/
     return ["/", "/documents", "/orders", order] + [path for path in menu + records
                                                      if path not in ("/", "/documents", "/orders", order)]

@@ -343,7 +343,8 @@ def pytest_collection_modifyitems(items):
 
 @pytest.fixture(autouse=True)
 def balances_match_documents(request):
-    """After every test with an app: each balance must equal the sum of its documents."""
+    """After every test with an app: each balance must equal the sum of its documents, and the
+    sum of its stock per location."""
     if "app" not in request.fixturenames or request.node.get_closest_marker("unbalanced"):
         yield
         return
@@ -352,11 +353,17 @@ def balances_match_documents(request):
     yield
     from stock import reports
 
+    from stock import placement
+
     with app.app_context():
         differences = reports.balance_differences(db.session)
+        # Stock per location (DESIGN 27): every test proves its rows add up to the balances.
+        unplaced = placement.location_differences(db.session)
         db.session.remove()
     if differences:
         pytest.fail(f"balances differ from the warehouse documents: {differences}", pytrace=False)
+    if unplaced:
+        pytest.fail(f"location stock differs from the balances: {unplaced}", pytrace=False)
 
 
 @pytest.fixture

@@ -44,5 +44,6 @@ def stock_rows(response) -> list[list[str]]:
     if 'id="stock"' not in html:  # no table: the page says what to do instead
         return []
     body = html[html.index("<tbody>"):html.index("</tbody>")]
-    return [re.findall(r"<td[^>]*>([^<]*)</td>", row) for row in re.findall(r"<tr>(.*?)</tr>", body, re.S)
-            if 'class="empty"' not in row]
+    # A cell's text without the link it may hold (a lot links to its story).
+    return [[re.sub(r"<[^>]+>", "", cell) for cell in re.findall(r"<td[^>]*>(.*?)</td>", row, re.S)]
+            for row in re.findall(r"<tr>(.*?)</tr>", body, re.S) if 'class="empty"' not in row]

@@ -145,3 +145,8 @@ def fill_every_kind(api) -> None:
                                                   "date_exp": (date.today() + timedelta(days=90)).isoformat()}]}))
     ok(api.client.put("/v1/reorder_levels/", headers={"TS-Apikey": api.key}, json={"data": [
         {"id_warehouse": 1, "product_code": "COK-100", "min_amount": 48, "target_amount": "240.5"}]}))
+    for location in ({"id_warehouse": 1, "code": "A-10", "name": "=Aisle A, 10", "sequence": 3},
+                     {"id_warehouse": 1, "code": "A-2", "hold": 1, "receiving": 1},
+                     {"id_warehouse": 2, "code": "q/1.2"}):
+        ok(api.post("/v1/locations/", location))
+    ok(api.post("/v1/locations/1/A-10", {"active": 0}))

@@ -12,14 +12,14 @@ from dataclasses import dataclass, field
 from stock import audit
 from stock.errors import ServiceError
 from storage.db import writing
-from transfer import (csv_format, customers, encodings, ods_format, orders, packaging, products, reorder_levels,
-                      xlsx_format)
+from transfer import (csv_format, customers, encodings, locations, ods_format, orders, packaging, products,
+                      reorder_levels, xlsx_format)
 from transfer.columns import NOT_GIVEN, CellError, as_text, convert
 from transfer.mapping import IGNORED, normal
 from transfer.table import FileRefused, column_letter
 
 KINDS = {kind.name: kind for kind in (products.KIND, packaging.KIND, customers.KIND, orders.KIND,
-                                       reorder_levels.KIND)}
+                                       reorder_levels.KIND, locations.KIND)}
 MAX_FILE_BYTES = 50 * 1024 * 1024
 PREVIEW_ROWS = 5  # the first rows, and as many more with accented names, for the encoding's check
 SAMPLES = 3  # values shown of each column where the page asks what a column holds

@@ -4,7 +4,7 @@ Empty: the depot's language, else the browser's. A person's choice is kept with 
 it lasts across sessions and devices.
 
 Revision ID: f41a1a550001
-Revises: f35a1e700001
+Revises: f40a10750001
 Create Date: 2026-11-28 06:30:00
 
 """
@@ -12,7 +12,7 @@ import sqlalchemy as sa
 from alembic import op
 
 revision = "f41a1a550001"
-down_revision = "f35a1e700001"
+down_revision = "f40a10750001"
 branch_labels = None
 depends_on = None
 

@@ -9,8 +9,10 @@ import { refresh } from "./data.js";
 import { allowSound } from "./feedback.js";
 import { ScanInput } from "./input.js";
 import { chooseLanguage } from "./language.js";
+import { move } from "./move.js";
 import { pair, pairFromAddress, unpair } from "./pairing.js";
 import { pick } from "./pick.js";
+import { placeTyped, toWarehouse } from "./places.js";
 import { chooseLine, keypad, openKeypad, setQuantity } from "./quantity.js";
 import * as queue from "./queue.js";
 import { receive } from "./receive.js";
@@ -28,13 +30,16 @@ const REFRESH_MS = 60000; // the offline data, at most once a minute while the p
 const TICK_MS = 5000;
 
 // The flows the page offers, each its screen's module (flow_screen.js): a new flow is one more here.
-offer(receive, pick, ship, count);
+offer(receive, pick, ship, count, move);
+
+/** The fields a code typed (or a label scanned) into belongs to: the lot, the key, a flow's places. */
+const typedThere = (element) => ["lot", "pair-key", "location", "from", "to"].includes(element.id);
 
 async function start() {
   allowSound();
   await pairFromAddress();
   await load();
-  state.input = new ScanInput($("scan"), scanned, (element) => element.id === "lot" || element.id === "pair-key");
+  state.input = new ScanInput($("scan"), scanned, typedThere);
   wire();
   keepForOffline();
   navigator.storage?.persist?.().catch(() => {});
@@ -94,6 +99,8 @@ function wire() {
   $("quantity").addEventListener("focus", openKeypad);
   document.querySelector(".keys").addEventListener("click", keypad);
   $("lines").addEventListener("click", chooseLine);
+  $("places").addEventListener("change", placeTyped);
+  $("to-warehouse").addEventListener("click", toWarehouse);
   $("scan").addEventListener("blur", keepFocus);
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "hidden") state.camera?.stop();

@@ -31,7 +31,7 @@ async function begin(flow) {
   await keepFlow();
   clearNote();
   show();
-  tell("ok", t("Scan the first code"), "", performance.now());
+  tell("ok", screenOf(flow.kind).hint(flow), "", performance.now());
 }
 
 // A second tap on Book while the first is still booking (awaiting the device's store or a question)
@@ -55,6 +55,23 @@ async function bookOpenFlow() {
   if (problem) return tell("error", problem, "", performance.now());
   const screen = screenOf(flow.kind);
   if (!(await screen.readyToBook(flow))) return focusScan();
+  const made = screen.queue ? await screen.queue(flow) : await queueBatches(flow);
+  await screen.booked(flow);
+  closeLot();
+  state.flow = null;
+  await keepFlow();
+  signal("ok");
+  show();
+  note(made !== 1 ? t("Booked on the device: %(count)s batches. It goes to the service now, or as soon as it answers.", { count: made })
+    : flow.kind === "move" ? t("Booked on the device: one move. It goes to the service now, or as soon as it answers.")
+      : t("Booked on the device: one batch. It goes to the service now, or as soon as it answers."),
+  "booked");
+  await send(true);
+  numbers.keepAhead(state.key).catch(() => {});
+}
+
+/** A flow's batches on the queue, each numbered now: answers how many. */
+async function queueBatches(flow) {
   const bodies = rules.batchesOf(flow, APP_VERSION);
   for (const body of bodies) {
     const number = await numbers.take();
@@ -62,17 +79,7 @@ async function bookOpenFlow() {
                                                    warehouse: flow.warehouse.name, lines: body.batch_items.length,
                                                    flow: structuredClone(flow) } });
   }
-  await screen.booked(flow);
-  closeLot();
-  state.flow = null;
-  await keepFlow();
-  signal("ok");
-  show();
-  note(bodies.length === 1 ? t("Booked on the device: one batch. It goes to the service now, or as soon as it answers.")
-    : t("Booked on the device: %(count)s batches. It goes to the service now, or as soon as it answers.", { count: bodies.length }),
-  "booked");
-  await send(true);
-  numbers.keepAhead(state.key).catch(() => {});
+  return bodies.length;
 }
 
 export async function leave() {

@@ -9,12 +9,17 @@ export const KINDS = {
   pick: { title: "Pick", direction: "O", type: "R" },
   ship: { title: "Ship", direction: "O", type: "R" },
   count: { title: "Count", direction: "I", type: "V" },
+  move: { title: "Move", direction: "O", type: "" }, // booked as a move (POST /v1/moves/), not as a batch
 };
 
 /** A new flow: kind, warehouse {id_warehouse, name}, and for Receive or Pick maybe an order (its
- * open lines as GET /v1/open_orders/ gives them). */
-export function startFlow(kind, warehouse, order = null) {
-  return { kind, warehouse, order, lines: [], last: -1, day: "", started: Date.now() };
+ * open lines as GET /v1/open_orders/ gives them). In a warehouse with locations (DESIGN 27) `places`
+ * names the fields the flow asks: ["location"] (Receive, Count), ["from", "to"] (Move); the location
+ * chosen for the scans that follow is `location` ("" none yet; Receive proposes `proposed`), a move's ends `from` and `to`
+ * ({id_warehouse, location, name}); a pick follows its `plan` (locations.js). */
+export function startFlow(kind, warehouse, order = null, { places = [], proposed = "", from = null, plan = null } = {}) {
+  return { kind, warehouse, order, lines: [], last: -1, day: "", started: Date.now(),
+           places, location: "", proposed, from, to: null, plan };
 }
 
 /** The day and the time of a scan as the device's clock shows them: YYYY-MM-DD and the client
@@ -72,12 +77,13 @@ export function plannedLots(flow, productCode) {
 }
 
 /** Add one of the scanned unit (or `amount_milli` of it) to the flow; answers the line's index.
- * Scans of one product, unit, lot and best-before make one line; the line keeps its last scan's time. */
-export function addScan(flow, found, { lot = "", date_exp = "", amount_milli = 1000, now = new Date() } = {}) {
+ * Scans of one product, unit, lot, best-before and location make one line; the line keeps its last
+ * scan's time. */
+export function addScan(flow, found, { lot = "", date_exp = "", location = "", amount_milli = 1000, now = new Date() } = {}) {
   const { day, stamp } = clock(now);
   if (!flow.day) flow.day = day; // the day it was scanned, kept however late it is sent
   const index = flow.lines.findIndex((line) => line.product_code === found.product.product_code
-    && line.unit === found.unit && line.lot === lot && line.date_exp === date_exp);
+    && line.unit === found.unit && line.lot === lot && line.date_exp === date_exp && (line.location || "") === location);
   if (index >= 0) {
     const line = flow.lines[index];
     line.amount_milli += amount_milli;
@@ -87,7 +93,7 @@ export function addScan(flow, found, { lot = "", date_exp = "", amount_milli = 1
   }
   flow.lines.push({ product_code: found.product.product_code, name: found.product.name, unit: found.unit,
                     base_unit: found.product.base_unit, factor_milli: found.factor_milli,
-                    decimal_places: found.product.decimal_places, amount_milli, lot, date_exp,
+                    decimal_places: found.product.decimal_places, amount_milli, lot, date_exp, location,
                     barcode: found.barcode || "", at: stamp });
   flow.last = flow.lines.length - 1;
   return flow.last;
@@ -158,5 +164,5 @@ function item(line, amountMilli, unit) {
   return { product_code: line.product_code, amount: fromMilli(amountMilli), unit,
            amount_base_unit: fromMilli(inBase(amountMilli, line.factor_milli)), barcode: line.barcode,
            date_exp: line.date_exp, lot: line.lot, name: line.name, palette: 0, status: 0,
-           timestamp_client: line.at, wplace: "" };
+           timestamp_client: line.at, wplace: line.location || "" };
 }

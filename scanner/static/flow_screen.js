@@ -1,15 +1,23 @@
-// What each flow's module is (receive.js, pick.js, ship.js, count.js): flowScreen(kind, {what the
+// What each flow's module is (receive.js, pick.js, ship.js, count.js, move.js): flowScreen(kind, {what the
 // flow does its own way}); for the rest, what every flow does (after "by default").
 //   kind                    its name in flow.js's KINDS (its rules) and on its home button (data-flow)
 //   ask()                   what it asks before the first scan: the new flow (flow.js startFlow), or
 //                           null once it has shown the home screen again (the person went back, or
 //                           the flow cannot start); by default the warehouse
+//   hint(flow)              the first words on its screen; by default "Scan the first code"
 //   scanned(flow, text, startedAt)  what a scan does in it; by default scanning.js's scanProduct
+//                           (places.js's scanOrPlace: a location's code, too)
+//   placeOf(flow, productCode, lot)  the location a product scanned now goes to or comes from, its
+//                           line's (and batch item's) wplace; by default none ("")
 //   draw(flow)              how it draws its screen; by default lines.js's drawLines, leaving by "Discard"
 //   firstLot(flow, code)    the lot the lot prompt starts with; by default none ("")
+//   lots(flow, code)        the lots the lot prompt offers as buttons ({lot, date_exp, amount_milli});
+//                           by default those the order plans (flow.js plannedLots)
 //   bestBefore              whether the lot prompt asks the best-before day; by default not
 //   readyToBook(flow)       asked at Book before anything is booked, false keeps the flow open; by
 //                           default true
+//   queue(flow)             what it puts on the queue at Book, answering how many entries; by default
+//                           its batches (booking.js)
 //   booked(flow)            what follows once its batches are on the queue; by default nothing
 //   leave(flow)             its leave button, false keeps the flow open; by default it asks before
 //                           discarding what was scanned
@@ -28,11 +36,15 @@ export function flowScreen(kind, own = {}) {
   return {
     kind,
     ask: () => inWarehouse(kind),
+    hint: () => t("Scan the first code"),
     scanned: scanProduct,
+    placeOf: () => "",
     draw: (flow) => drawLines(flow, t("Discard")),
     firstLot: () => "",
+    lots: rules.plannedLots,
     bestBefore: false,
     readyToBook: async () => true,
+    queue: null,
     booked: async () => {},
     leave: discard,
     ...own,

@@ -1,5 +1,6 @@
 // The open flow's screen as drawn: the big line of the last scan (tell: its tone, its product and
-// amount), the lines scanned with the changed one highlighted, and what is left on the order. Each
+// amount), the fields of its places, the lines scanned with the changed one highlighted, and what is
+// left on the order. Each
 // flow draws its screen through its module's draw(flow); drawLines is the way every flow has so far.
 
 import { inBase } from "./amounts.js";
@@ -10,7 +11,8 @@ import { screenOf, state } from "./state.js";
 import { amount, t } from "./words.js";
 
 /** A flow's title in the page's language (flow.js keeps the English one the batches are named by). */
-const TITLES = { receive: () => t("Receive"), pick: () => t("Pick"), ship: () => t("Ship"), count: () => t("Count") };
+const TITLES = { receive: () => t("Receive"), pick: () => t("Pick"), ship: () => t("Ship"), count: () => t("Count"),
+                 move: () => t("Move") };
 export const flowTitle = (kind) => TITLES[kind]();
 
 /** A line's amount as people read it: "2 crate (24 pc)". */
@@ -42,15 +44,19 @@ export function drawFlow() {
 /** The title, the leave button (`leave` names it), the lines scanned and what the order has left. */
 export function drawLines(flow, leave) {
   const kind = rules.KINDS[flow.kind];
-  $("flow-title").textContent = `${flowTitle(flow.kind)} · ${flow.warehouse.name}${flow.order ? ` · ${flow.order.document_number}` : ""}`;
+  const to = flow.to && flow.to.id_warehouse !== flow.warehouse.id_warehouse ? ` → ${flow.to.name}` : "";
+  $("flow-title").textContent = `${flowTitle(flow.kind)} · ${flow.warehouse.name}${to}${flow.order ? ` · ${flow.order.document_number}` : ""}`;
   $("leave").textContent = leave;
+  $("where").hidden = true; // the next location of a pick (pick.js)
+  drawPlaces(flow);
   $("lines").replaceChildren(...flow.lines.map((line, index) => {
     const li = document.createElement("li");
     li.className = index === flow.last ? "changed" : "";
     li.dataset.index = String(index);
     const name = document.createElement("span");
     name.className = "name";
-    name.textContent = `${line.name}${line.lot ? ` · ${t("lot %(lot)s", { lot: line.lot })}` : ""}${line.date_exp ? ` · ${line.date_exp}` : ""}`;
+    name.textContent = `${line.name}${line.lot ? ` · ${t("lot %(lot)s", { lot: line.lot })}` : ""}${line.date_exp ? ` · ${line.date_exp}` : ""}`
+      + `${line.location ? ` · ${t("at %(location)s", { location: line.location })}` : ""}`;
     const amount = document.createElement("span");
     amount.className = "amount";
     amount.textContent = amountText(line);
@@ -71,4 +77,20 @@ export function drawLines(flow, leave) {
       + (lots.length ? ` · ${t("take %(lots)s", { lots: lots.join(", ") })}` : "");
     return li;
   }));
+}
+
+/** The fields of the places the flow asks (DESIGN 27): Location, or From and To; none in a warehouse
+ * without locations. A field being typed into keeps its text. */
+function drawPlaces(flow) {
+  const asks = flow.places || [];
+  $("places").hidden = !asks.length;
+  for (const name of ["location", "from", "to"]) $(`${name}-field`).hidden = !asks.includes(name);
+  $("to-warehouse").hidden = !asks.includes("to");
+  const fill = (id, value, placeholder) => {
+    if (document.activeElement !== $(id)) $(id).value = value;
+    $(id).placeholder = placeholder;
+  };
+  fill("location", flow.location || "", flow.proposed ? `${flow.proposed} (proposed)` : "scan the location's label");
+  fill("from", flow.from?.location || "", `unplaced stock of ${flow.warehouse.name}`);
+  fill("to", flow.to?.location || "", flow.to ? `unplaced stock of ${flow.to.name}` : "scan where it goes");
 }

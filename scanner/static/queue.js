@@ -1,4 +1,4 @@
-// The batches booked on this device, waiting to reach the service (DESIGN 25). No DOM here: the page
+// The batches (and moves) booked on this device, waiting to reach the service (DESIGN 25). No DOM here: the page
 // draws the queue from what this module keeps, and a test may drive it alone.
 //
 // Exactly once: a batch's number and its JSON text are fixed before it is first sent, so every
@@ -42,13 +42,16 @@ export function counts(all) {
            attention: all.filter((e) => e.state === "attention").length };
 }
 
-/** Queue a batch (body: the create request's {batch_settings, batch_items, batch_extras}) or a put-back
- * (kind "release", document_number). A batch numbered here is fixed for good. */
+/** Queue a batch (body: the create request's {batch_settings, batch_items, batch_extras}), a move
+ * (kind "move", body: POST /v1/moves/'s, its move_id in it) or a put-back (kind "release",
+ * document_number). A batch numbered here is fixed for good, a move as it is queued: every send of
+ * it is the same request, and the service moves a repeated move_id once. */
 export async function enqueue({ kind = "batch", body = null, number = null, document_number = "", summary }) {
   const created = Date.now();
   const entry = { id: `${created}-${Math.random().toString(36).slice(2, 10)}`, kind, created, state: "waiting",
                   number, text: null, body, document_number, summary, answer: null, tries: 0, numbers: [] };
   if (kind === "batch" && number !== null) Object.assign(entry, numbered(entry, number));
+  if (kind === "move") entry.text = JSON.stringify({ data: body });
   await store.batches.add(entry);
   changed();
   return entry;
@@ -125,6 +128,7 @@ async function pauseAfter(answer) {
 
 async function sendOne(key, entry) {
   if (entry.kind === "release") return putBack(key, entry);
+  if (entry.kind === "move") return sendText(key, entry, "/v1/moves/");
   if (entry.number === null) {
     // Booked when no number was left on the device: numbered now, before its first send.
     let number = await numbers.take();
@@ -137,10 +141,15 @@ async function sendOne(key, entry) {
     entry = await store.batches.change(entry.id, (kept) => (kept.number === null ? { ...kept, ...numbered(kept, number) } : kept));
     if (entry === null) return { kind: "ok" };
   }
+  return sendText(key, entry, "/v1/batches/");
+}
+
+/** The entry's fixed text sent, and what the answer makes of it. */
+async function sendText(key, entry, path) {
   await store.batches.change(entry.id, (kept) => ({ ...kept, state: "sending", sentAt: Date.now(), tries: kept.tries + 1 }));
   changed();
-  const answer = await call(key, "POST", "/v1/batches/", { json: entry.text });
-  if (answer.kind === "refused" && answer.status === 409 && answer.message.includes(RESERVED_ELSEWHERE)) {
+  const answer = await call(key, "POST", path, { json: entry.text });
+  if (entry.kind === "batch" && answer.kind === "refused" && answer.status === 409 && answer.message.includes(RESERVED_ELSEWHERE)) {
     // The number lies in a block of another key (this device was paired again since it was numbered):
     // the service refused it before anything else, so it was never booked. A number of our own blocks.
     await store.batches.change(entry.id, (kept) => ({ ...kept, number: null, text: null, state: "waiting" }));

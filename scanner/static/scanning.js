@@ -49,7 +49,8 @@ async function add(found, { lot = "", date_exp = "" }, startedAt = performance.n
   const flow = state.flow;
   const code = found.product.product_code;
   const before = rules.beyondOrder(flow, code);
-  const index = rules.addScan(flow, found, { lot, date_exp });
+  const location = screenOf(flow.kind).placeOf(flow, code, lot);
+  const index = rules.addScan(flow, found, { lot, date_exp, location });
   const beyond = rules.beyondOrder(flow, code);
   if (beyond > before && !(await confirm(
     rules.KINDS[flow.kind].direction === "O"
@@ -77,7 +78,7 @@ function askLot(found) {
   $("best-before").value = "";
   $("best-before-label").hidden = !screen.bestBefore;
   const choices = $("lot-choices");
-  choices.replaceChildren(...rules.plannedLots(flow, found.product.product_code).map((pick) => {
+  choices.replaceChildren(...screen.lots(flow, found.product.product_code).map((pick) => {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "quiet small";

@@ -9,6 +9,8 @@ import * as store from "./store.js";
 
 export const state = {
   key: null, catalogue: new Catalogue(), warehouses: [], orders: [], taken: {}, flow: null, dataAt: 0,
+  locations: {}, // the key's warehouses' locations, {id_warehouse: [...]} in walking order (locations.js)
+  placed: {}, // where this device last put each product, {id_warehouse: {product_code: code}} (receive.js)
   entries: [], online: navigator.onLine,
   refreshing: null, // the fetch of the offline data under way (data.js)
   pending: null, // the product whose lot the lot prompt asks (scanning.js)
@@ -17,8 +19,9 @@ export const state = {
 
 /** Everything the device keeps, read into the state as the page starts. */
 export async function load() {
-  const [pairing, catalogue, warehouses, orders, taken, flow, dataAt] = await Promise.all(
-    ["pairing", "catalogue", "warehouses", "orders", "taken", "flow", "dataAt"].map((name) => store.get(name)));
+  const [pairing, catalogue, warehouses, orders, taken, flow, dataAt, locations, placed] = await Promise.all(
+    ["pairing", "catalogue", "warehouses", "orders", "taken", "flow", "dataAt", "locations", "placed"]
+      .map((name) => store.get(name)));
   state.key = pairing?.key || null;
   state.catalogue = new Catalogue(catalogue || []);
   state.warehouses = warehouses || [];
@@ -26,6 +29,8 @@ export async function load() {
   state.taken = taken || {};
   state.flow = flow || null;
   state.dataAt = dataAt || 0;
+  state.locations = locations || {};
+  state.placed = placed || {};
   state.entries = await queue.entries();
 }
 

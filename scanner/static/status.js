@@ -65,9 +65,10 @@ function entryItem(entry) {
 
 /** The service's message by item: "Line 2 (Milk 1 l): amount: More than ordered, by 2." */
 function itemProblems(entry) {
-  const items = entry.answer?.fields?.data?.batch_items || {};
+  const data = entry.answer?.fields?.data || {};
+  const items = data.batch_items || data.items || {}; // a batch's lines, a move's items
   return Object.entries(items).map(([index, fields]) => {
-    const item = entry.body?.batch_items?.[Number(index)];
+    const item = (entry.body?.batch_items || entry.body?.items)?.[Number(index)];
     const what = Object.entries(fields).map(([field, messages]) => `${field}: ${[].concat(messages).join(" ")}`).join("; ");
     return [`${t("Line %(number)s", { number: Number(index) + 1 })}${item ? ` (${item.name || item.product_code})` : ""}: ${what}`];
   });

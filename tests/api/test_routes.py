@@ -30,12 +30,19 @@ EVERY_OPERATION = [
     ("POST", "/v1/webhooks/"), ("GET", "/v1/webhooks/"), ("DELETE", "/v1/webhooks/1"),
     # DESIGN 24, 25: the browser scanner's frames, batch numbers and offline work.
     ("POST", "/v1/barcodes/read"), ("POST", "/v1/batch_numbers/"), ("GET", "/v1/open_orders/"),
+    # DESIGN 27: locations and the stock on them.
+    ("GET", "/v1/locations/?id_warehouse=1"), ("POST", "/v1/locations/"), ("POST", "/v1/locations/1/A-1"),
+    ("GET", "/v1/locations/stock?id_warehouse=1"), ("POST", "/v1/moves/"), ("GET", "/v1/moves/"),
+    ("GET", "/v1/documents/D1/pick"),
+    # DESIGN 28: a lot's story, write-offs, returns.
+    ("GET", "/v1/lots/trace?product_code=P1&lot=A"), ("POST", "/v1/write_offs/"), ("GET", "/v1/write_offs/"),
+    ("POST", "/v1/returns/"),
 ]
 
 
 def test_the_list_names_every_operation_of_the_app(app):
     assert len(EVERY_OPERATION) == len([rule for rule in app.url_map.iter_rules()
-                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 43
+                                        if hasattr(app.view_functions[rule.endpoint], "operation")]) == 54
 
 
 @pytest.mark.parametrize("method, path", EVERY_OPERATION)

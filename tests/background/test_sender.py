@@ -92,6 +92,26 @@ def test_only_the_events_a_webhook_wants_reach_it(working, receiver):
     assert [e["event"] for e in receiver.events()] == ["stocktaking.booked"]
 
 
+def test_a_write_off_and_a_return_are_told_signed(working, receiver):
+    app, api, scanner = working
+    hook = add_webhook(api, receiver.url, events=["write_off.booked", "return.booked"])
+    scanner.book("R", "I", [item("P1", 5)])
+    assert api.post("/v1/documents/", order("SO-1", directions=("O",))).status_code == 201
+    scanner.book("R", "O", [item("P1", 3)], document_number="SO-1")
+    assert api.post("/v1/write_offs/", {"write_off_id": "w-1", "id_warehouse": 1, "reason": "lost",
+                                        "items": [{"product_code": "P1", "amount": 1}]}).status_code == 201
+    assert api.post("/v1/returns/", {"return_id": "r-1", "document_number": "SO-1", "reason": "too many",
+                                     "items": [{"product_code": "P1", "amount": 2}]}).status_code == 201
+    wait_for(lambda: len(receiver.received) >= 2)
+    for headers, body in receiver.received:
+        assert verify(hook["secret"], headers["Warehouse-Signature"], body)
+    sent = receiver.events()
+    assert [(e["event"], e["data"].get("write_off_id") or e["data"].get("return_id")) for e in sent] == [
+        ("write_off.booked", "w-1"), ("return.booked", "r-1")]
+    assert sent[0]["data"]["reason"] == "lost" and sent[1]["data"]["document_number"] == "SO-1"
+    assert sent[0]["data"]["booked_by"] == sent[1]["data"]["booked_by"] == "admin"
+
+
 def test_a_hanging_receiver_does_not_hold_up_bookings(working, receiver):
     app, api, scanner = working
     receiver.hang.set()

@@ -217,6 +217,40 @@ def test_the_upgrade_gives_each_balance_its_lots_best_before(make_app, empty_dat
     assert [(row["id_warehouse"], row["lot"]) for row in found["expiring"]] == [(1, "OLD"), (2, "OLD")]
 
 
+def test_the_upgrade_to_locations_makes_all_stock_unplaced(make_app, empty_database):
+    """A database at f35a1e700001 (1.4.1) with stock in two warehouses: after the upgrade every
+    balance is unplaced stock of the same amount, nothing lost, and bookings go on from there."""
+    app = make_app(database=empty_database, upgrade=False)
+    with app.app_context():
+        command.upgrade(upgrades.alembic_config(), "f35a1e700001")
+        with db.engine.begin() as connection:
+            connection.execute(text("INSERT INTO api_keys (name, role, key_hash, warehouses, created_at) "
+                                    "VALUES ('admin', 'admin', :h, '', :t)"),
+                               {"h": hash_key("old-key"), "t": datetime.now()})
+            connection.execute(text("INSERT INTO warehouses (id_warehouse, name, address, active) "
+                                    "VALUES (2, 'Cold store', '', 1)"))
+            connection.execute(text("INSERT INTO products (product_code, name, active, base_unit, "
+                                    "base_unit_barcode, category, lot_level, weight_brutto_milli, "
+                                    "weight_netto_milli, weight_unit, decimal_places) "
+                                    "VALUES ('P1', 'P', 1, 'pc', '', 0, 1, 0, 0, 'kg', 3)"))
+            for warehouse, lot, amount in ((1, "A", 5000), (2, "A", 3250), (1, "B", 0), (2, "C", -1000)):
+                connection.execute(text("INSERT INTO balances (id_warehouse, product_code, lot, amount_milli, "
+                                        "best_before) VALUES (:w, 'P1', :lot, :amount, '')"),
+                                   {"w": warehouse, "lot": lot, "amount": amount})
+        db.engine.dispose()
+    upgrade_database(app, who="tests")
+    with app.app_context():
+        with db.engine.connect() as connection:
+            placed = sorted(connection.execute(text(
+                "SELECT id_warehouse, lot, location, amount_milli FROM location_balances")).all())
+            receiving = connection.execute(text("SELECT DISTINCT receiving_location FROM warehouses")).scalars().all()
+    assert placed == [(1, "A", "", 5000), (2, "A", "", 3250), (2, "C", "", -1000)]
+    assert receiving == [""]
+    client = app.test_client()
+    listed = client.get("/v1/locations/stock?id_warehouse=2", headers={"TS-Apikey": "old-key"}).json["list"]
+    assert [(row["location"], row["lot"], row["amount"]) for row in listed] == [("", "A", 3.25), ("", "C", -1)]
+
+
 # --- the release before migrations -----------------------------------------------------------
 
 @pytest.mark.live

@@ -34,7 +34,7 @@ def test_office_signs_in_visits_every_page_filters_downloads_and_sees_the_chart(
     page.get_by_role("button", name="Show").click()
     expect(page).to_have_url(re.compile(r"q=milk.*level=0|level=0.*q=milk"))
     page.wait_for_load_state("load")  # every row arrived, not the first ones only
-    codes = page.locator("#stock tbody tr td:nth-child(2)").all_inner_texts()
+    codes = page.locator('#stock tbody tr td[data-label="Code"]').all_inner_texts()
     assert codes and all("MILK" in code for code in codes)
 
     with page.expect_download() as download:

@@ -181,7 +181,7 @@ def test_the_page_needs_the_admin_role(office):
 # import page's export in the import's columns.
 DOWNLOADS = {"products": ["/products", "/admin/export/products"], "customers": ["/customers", "/admin/export/customers"],
              "orders": ["/orders", "/admin/export/orders"], "packaging": ["/admin/export/packaging"],
-             "reorder_levels": ["/admin/export/reorder_levels"]}
+             "reorder_levels": ["/admin/export/reorder_levels"], "locations": ["/admin/export/locations"]}
 
 
 @pytest.mark.parametrize("format", ["csv", "xlsx"])

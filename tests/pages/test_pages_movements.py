@@ -22,7 +22,7 @@ def lines(response) -> list[tuple[str, str, str, str]]:
         return []
     return [(when, product, amount, warehouse) for when, product, amount, warehouse in re.findall(
         r'<tr data-line="[^"]+"><td>([^<]+)</td>\s*<td><a [^>]+>([^<]+)</a></td>\s*'
-        r'<td class="num[^"]*">([^<]+)</td><td>[^<]*</td>\s*<td>[^<]*</td><td>[^<]*<small>[^<]*</small></td>\s*'
+        r'<td class="num[^"]*">([^<]+)</td><td>[^<]*</td>\s*<td>(?:<a [^>]+>[^<]*</a>)?</td><td>[^<]*<small>[^<]*</small></td>\s*'
         r'<td>([^<]+)</td>', page)]
 
 

@@ -288,3 +288,16 @@ def test_a_count_sheet_has_every_product_and_lot_in_book_stock_of_the_warehouse(
     assert paper.count_sheet(session, callers["alice"], 9)["rows"] == []
     with pytest.raises(NotFound):
         paper.count_sheet(session, callers["carol"], 2)
+
+
+# --- a label that insists on Code 128 (a location's code, DESIGN 27) ----------------------------
+
+def test_a_label_that_insists_on_code_128_never_prints_an_ean13():
+    assert barcodes.symbology(EAN) == barcodes.EAN13
+    assert barcodes.symbology(EAN, only=barcodes.CODE128) == barcodes.CODE128
+    assert barcodes.symbology("", only=barcodes.CODE128) is None
+    label = a_label(symbology=barcodes.CODE128)
+    text = zpl.label_zpl(label, (62, 29))
+    assert "^BC" in text and "^BE" not in text and f"^FD{EAN}^FS" in text
+    body = label_pdf.labels_pdf([label, a_label()], (62, 29))
+    assert scanned(body, 1) == [(EAN, "Code128")] and scanned(body, 2) == [(EAN, "EAN13")]

@@ -181,3 +181,43 @@ def test_every_kind_exported_imports_back_unchanged(client, keys, api, format):
         assert again.status_code == 200, (kind, again.json)
         answer = again.json["item"]
         assert (answer["created"], answer["updated"]) == (0, 0) and answer["unchanged"] >= 1, (kind, answer)
+
+
+# --- locations (DESIGN 27) ------------------------------------------------------------------------
+
+LOCATIONS = "id_warehouse,code,name,sequence,hold,receiving\n1,A-2,Aisle A 2,,,1\n1,A-10,,,,\n2,Q,Quarantine,900,1,\n"
+
+
+def test_locations_import_adds_then_changes_what_the_rows_give(client, keys, api):
+    r = upload(client, keys["admin"], "locations", LOCATIONS)
+    assert r.json == {"item": {"created": 3, "updated": 0, "unchanged": 0, "errors": []}}
+    listed = api.get("/v1/locations/?id_warehouse=1").json["list"]
+    assert [(row["code"], row["name"], row["receiving"]) for row in listed] == [("A-2", "Aisle A 2", 1), ("A-10", "", 0)]
+    again = upload(client, keys["admin"], "locations", "id_warehouse,code,hold\n1,a-2,1\n1,A-10,0\n")
+    assert again.json["item"] == {"created": 0, "updated": 1, "unchanged": 1, "errors": []}
+    assert [(row["code"], row["name"], row["hold"]) for row in api.get("/v1/locations/?id_warehouse=1").json["list"]] \
+        == [("A-2", "Aisle A 2", 1), ("A-10", "", 0)]
+
+
+def test_locations_import_names_every_bad_row_and_changes_nothing(client, keys, api, admin_w1):
+    api.post("/v1/products/", {"product_code": "P1", "name": "P", "base_unit": "pc"})
+    api.post("/v1/locations/", {"id_warehouse": 1, "code": "FULL"})
+    api.post("/v1/batches/", {"batch_settings": {"batch_number": 1, "id_warehouse": 1, "direction": "I", "type": "R"},
+                              "batch_items": [{"product_code": "P1", "amount": 1, "unit": "pc", "wplace": "FULL"}]})
+    r = upload(client, keys["admin"], "locations",
+               "id_warehouse,code,active\n1,OK,1\n1,A B,1\n1,FULL,0\n999999,X,1\n")
+    assert r.status_code == 422
+    assert [(e["row"], e["column"]) for e in r.json["item"]["errors"]] == [(3, "code"), (4, "active"), (5, "id_warehouse")]
+    assert [row["code"] for row in api.get("/v1/locations/?id_warehouse=1").json["list"]] == ["FULL"]
+    limited = upload(client, admin_w1.key, "locations", "id_warehouse,code\n2,X\n")
+    assert limited.status_code == 422 and limited.json["item"]["errors"][0]["column"] == "id_warehouse"
+
+
+def test_locations_export_imports_back_unchanged(client, keys, api):
+    upload(client, keys["admin"], "locations", LOCATIONS)
+    exported = client.get("/v1/export/locations", headers={"TS-Apikey": keys["admin"]})
+    assert exported.status_code == 200
+    text = exported.data.decode("utf-8-sig")
+    assert text.splitlines()[0] == "id_warehouse,warehouse_name,code,name,sequence,hold,active,receiving"
+    back = upload(client, keys["admin"], "locations", exported.data)
+    assert back.json["item"] == {"created": 0, "updated": 0, "unchanged": 3, "errors": []}

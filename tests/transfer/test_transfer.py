@@ -266,6 +266,7 @@ def test_export_then_import_changes_nothing_for_each_kind(session, format):
     run(session, "orders", f"{ORDER_HEADER},allowed_types,note\nPO-1,1,1,Dairy,5,1,MILK,,24.5,I,R,cold\n"
                            "PO-1,,,,,2,-TEA,L1,2,I,,\n")
     run(session, "reorder_levels", "id_warehouse,product_code,min_amount,target_amount\n1,MILK,10.5,40\n")
+    run(session, "locations", "id_warehouse,code,name,hold,receiving\n1,A-10,=Aisle A,1,\n1,a/2.3,,,1\n")
     for kind in importing.KINDS:
         data, name = exported(session, kind, format)
         report = run(session, kind, data, name)

@@ -1,0 +1,136 @@
+"""Picking in walking order (DESIGN 27): what to take of an order, from where, in the order a
+picker walks the warehouse.
+
+The lots come first, as the pick list chooses them (stock/picking.py plan_picks: the first
+expiring first, within the order's expiration limit); of one lot, the first locations in walking
+order; hold locations never. Unplaced stock comes first, as goods-out without a location take
+it first. `plan_places` is a pure function of plain data; `pick_plan` reads what it needs.
+"""
+from datetime import date
+
+from sqlalchemy import and_, or_, select
+
+from models import Balance, Location, LocationBalance, OrderDocument
+from stock.caller import Caller
+from stock.orders import CLOSED, expiration_limit_date, get_order
+from stock.picking import plan_picks
+
+UNPLACED = ""
+_FIRST = (-1, "", "")  # where unplaced stock stands in the walking order: first
+
+
+def plan_places(lines: list[dict], places: dict[tuple[str, str], list[tuple]]) -> list[dict]:
+    """Where each line's picks are taken: `lines` as plan_picks answers them (each with its picks
+    of lots), `places` per (product, lot) its pickable stock [(walking key, location, amount_milli)]
+    in walking order. Returns a row per line, lot and location {item_number, product_code, lot,
+    date_exp, location, walk, amount_milli}; a location taken for one line is not offered again."""
+    left = {(code, lot, location): amount for (code, lot), held in places.items() for _, location, amount in held}
+    rows = []
+    for line in lines:
+        for pick in line["picks"]:
+            wanted = pick["amount_milli"]
+            for walk, location, _ in places.get((line["product_code"], pick["lot"]), ()):
+                key = (line["product_code"], pick["lot"], location)
+                take = min(wanted, left[key])
+                if take > 0:
+                    rows.append({"item_number": line["item_number"], "product_code": line["product_code"],
+                                 "lot": pick["lot"], "date_exp": pick["date_exp"], "location": location,
+                                 "walk": walk, "amount_milli": take})
+                    left[key] -= take
+                    wanted -= take
+                if not wanted:
+                    break
+    return rows
+
+
+def in_walking_order(rows: list[dict]) -> list[dict]:
+    """The rows of several lines merged per (location, product, lot), in walking order."""
+    merged: dict[tuple, dict] = {}
+    for row in rows:
+        key = (row["walk"], row["product_code"], row["lot"])
+        if key in merged:
+            merged[key]["amount_milli"] += row["amount_milli"]
+        else:
+            merged[key] = {name: row[name] for name in ("product_code", "lot", "date_exp", "location", "amount_milli")}
+    return [merged[key] for key in sorted(merged)]
+
+
+def pickable(session, id_warehouse: int, codes) -> tuple[dict[str, list[dict]], dict[tuple[str, str], list[tuple]]]:
+    """The warehouse's stock of those products that may be picked (hold locations left out):
+    per product its lots {lot, date_exp, amount_milli}, and per (product, lot) its places in
+    walking order [(walking key, location, amount_milli)]."""
+    lots: dict[str, dict[str, dict]] = {}
+    places: dict[tuple[str, str], list[tuple]] = {}
+    if not codes:
+        return {}, {}
+    lb = LocationBalance
+    connection = session.connection()
+    # The lots' best-before from their balances (one row a lot), not joined to every place of them.
+    dated = {(code, lot): day for code, lot, day in connection.execute(
+        select(Balance.product_code, Balance.lot, Balance.best_before)
+        .where(Balance.id_warehouse == id_warehouse, Balance.product_code.in_(sorted(codes))))}
+    rows = connection.execute(
+        select(lb.product_code, lb.lot, lb.location, lb.amount_milli, Location.sequence, Location.sort_key)
+        .outerjoin(Location, and_(Location.id_warehouse == lb.id_warehouse, Location.code == lb.location))
+        .where(lb.id_warehouse == id_warehouse, lb.product_code.in_(sorted(codes)), lb.amount_milli > 0,
+               or_(lb.location == UNPLACED, Location.hold == 0)))
+    for code, lot, location, amount, sequence, sort_key in rows:
+        entry = lots.setdefault(code, {}).get(lot)
+        if entry is None:
+            entry = lots[code][lot] = {"lot": lot, "date_exp": dated.get((code, lot), ""), "amount_milli": 0}
+        entry["amount_milli"] += amount
+        walk = _FIRST if location == UNPLACED else (sequence, sort_key, location)
+        places.setdefault((code, lot), []).append((walk, location, amount))
+    for held in places.values():
+        held.sort()
+    return {code: list(by_lot.values()) for code, by_lot in lots.items()}, places
+
+
+def _open_lines(order: OrderDocument) -> list[dict]:
+    if order.state == CLOSED:  # a closed order expects nothing more
+        return []
+    return [{"item_number": item.item_number, "product_code": item.product_code, "lot": item.lot,
+             "open_milli": item.amount_ordered_milli - item.amount_delivered_milli}
+            for item in order.items
+            if item.direction == "O" and item.amount_ordered_milli > item.amount_delivered_milli]
+
+
+def _plan(session, order: OrderDocument, today: date | None = None) -> list[dict]:
+    lines = _open_lines(order)
+    lots, places = pickable(session, order.id_warehouse, {line["product_code"] for line in lines})
+    limit = expiration_limit_date(order, today) if order.expiration_limit > 0 else None
+    return plan_places(plan_picks(lines, lots, limit), places)
+
+
+def pick_plan(session, caller: Caller, document_number: str, today: date | None = None) -> list[dict]:
+    """What to take for the order's open goods-out lines, in walking order (NotFound as get_order)."""
+    return in_walking_order(_plan(session, get_order(session, caller, document_number), today))
+
+
+def fill_wplaces(session, orders: list[OrderDocument]) -> None:
+    """Give each open goods-out line whose `wplace` the order left empty the locations to take it
+    from, in pick order, for scanner apps that show `wplace` and know nothing of locations.
+
+    Only in warehouses with locations (elsewhere the answer stays as it always was). The places
+    go on the line as a plain attribute the answer's schema reads (`pick_wplace`), never into
+    the stored order."""
+    warehouses = {order.id_warehouse for order in orders}
+    if not warehouses:
+        return
+    racked = set(session.scalars(select(Location.id_warehouse).where(Location.id_warehouse.in_(sorted(warehouses)))
+                                 .distinct()))
+    for order in orders:
+        if order.id_warehouse not in racked:
+            continue
+        empty = {item.item_number: item for item in order.items if item.wplace in ("", "[]")}
+        if not empty:
+            continue
+        by_line: dict[int, list[str]] = {}
+        for row in _plan(session, order):
+            codes = by_line.setdefault(row["item_number"], [])
+            if row["location"] and row["location"] not in codes:
+                codes.append(row["location"])
+        for number, codes in by_line.items():
+            if number in empty and codes:
+                empty[number].pick_wplace = codes
+
