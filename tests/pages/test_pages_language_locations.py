@@ -83,3 +83,18 @@ def test_the_count_sheet_goes_location_by_location_in_the_papers_language(racks,
     sheet = text(admin.get("/warehouses/1/count-sheet?language=de"))
     assert "Lagerplatz für Lagerplatz, in Laufreihenfolge" in sheet and "<th>Lagerplatz</th>" in sheet
     assert "ohne Lagerplatz" in sheet
+
+
+@pytest.mark.parametrize("language, refused", [
+    ("sl", "Na lokaciji A-1 je zaloga 1 artiklov/lotov"),
+    ("de", "Lagerplatz A-1 enthält Bestand von 1 Artikel(n)/Charge(n)"),
+])
+def test_a_rules_refusal_on_the_locations_page_in_the_persons_language(racks, admin, app, language, refused):
+    speaks(app, language)
+    token = token_of(admin.get("/warehouses/1/locations"))
+    response = admin.post("/warehouses/1/locations/active/A-1", data={"token": token, "active": "0"})
+    assert response.status_code == 409
+    assert refused in response.get_data(as_text=True)
+    # The API keeps the rule's English words.
+    answer = racks.post("/v1/locations/1/A-1", {"active": 0})
+    assert answer.status_code == 409 and answer.json["error"]["message"].startswith("Location A-1 holds stock")
