@@ -20,6 +20,11 @@ JINJA = re.compile(r"\{\{.*?\}\}|\{%.*?%\}|\{#.*?#\}", re.S)
 READ_ATTRIBUTES = ("title", "aria-label", "placeholder", "alt", "data-label")
 ATTRIBUTE = re.compile(r'\b(' + "|".join(READ_ATTRIBUTES) + r')="([^"{}]*[A-Za-z][^"{}]*)"')
 LETTERS = re.compile(r"[A-Za-z]{2,}")
+ENTITY = re.compile(r"&(?:[A-Za-z]+|#[0-9]+|#x[0-9A-Fa-f]+);")  # &nbsp; is no word to translate
+
+
+def _words_in(piece: str) -> bool:
+    return bool(LETTERS.search(ENTITY.sub("", piece)))
 RAW = ("script", "style")
 # Tags that stand inside a sentence: kept in its message (a translation moves them with the
 # words), as long as they hold no {{ }} of their own.
@@ -101,7 +106,7 @@ def wrap(text: str) -> str:
     out, run, raw = [], [], None
 
     def flush():
-        if any(kind == "text" and LETTERS.search(piece) for kind, piece in run):
+        if any(kind == "text" and _words_in(piece) for kind, piece in run):
             # values, tags and white space at the run's edges stay outside the message
             while run and (run[0][0] != "text" or not run[0][1].strip()):
                 out.append(run.pop(0)[1])
@@ -145,7 +150,7 @@ def unwrapped(text: str) -> list[str]:
             if kind == "tag" and piece.lower().startswith(f"</{raw}"):
                 raw = None
             continue
-        if kind == "text" and LETTERS.search(piece):
+        if kind == "text" and _words_in(piece):
             found.append(piece.strip())
         elif kind == "tag":
             name = re.match(r"</?([A-Za-z0-9]+)", piece)
