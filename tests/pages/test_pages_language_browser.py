@@ -12,7 +12,8 @@ from stock import depot
 from stock.audit import cli_actor
 
 PAGES = ["/", "/documents", "/orders", "/movements/lines", "/alerts", "/products", "/reorder-levels",
-         "/admin/people", "/admin/depot", "/admin/import", "/settings"]
+         "/admin/people", "/admin/depot", "/admin/import", "/settings",
+         "/warehouses/1/locations", "/moves/new", "/write-offs"]
 # What stands out past the right edge, for the failure message.
 WIDE = """[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right
     > document.documentElement.clientWidth + 1).slice(0, 8).map(e => `${e.tagName}.${e.className} ${e.textContent.trim().slice(0, 40)}`)"""
@@ -49,4 +50,8 @@ def test_the_pages_in_sl_and_de_fit_a_desktop_and_a_phone(page, demo_depot, sess
         shot = tmp_path / f"stock-{language}-{name}.png"
         page.screenshot(path=shot)
         keep_screenshot(shot, f"stock-{language}-{name}.png")
+        page.goto(page.base + "/warehouses/1/locations")
+        shot = tmp_path / f"locations-{language}-{name}.png"
+        page.screenshot(path=shot)
+        keep_screenshot(shot, f"locations-{language}-{name}.png")
     assert not page.elsewhere
