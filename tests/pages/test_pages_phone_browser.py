@@ -214,7 +214,8 @@ def test_the_stock_page_shows_code_name_lot_best_before_and_amount_and_cards_on_
     page.set_viewport_size(size)
     page.goto(page.base + "/?level=1")
     headings = page.locator("#stock thead th").all_inner_texts()
-    assert headings[:6] == ["Warehouse", "Code", "Name", "Lot", "Best before", "Amount"]
+    # The demo's warehouses have locations (DESIGN 27): each row says where it lies, after its warehouse.
+    assert headings[:7] == ["Warehouse", "Location", "Code", "Name", "Lot", "Best before", "Amount"]
     lotted = page.locator("#stock tbody tr").filter(has=page.locator("td[data-label='Best before']:not(:empty)"))
     assert lotted.count() > 0  # the demo's lots carry their best-before
     first = page.locator("#stock tbody tr").first
@@ -233,7 +234,7 @@ def test_the_stock_page_shows_code_name_lot_best_before_and_amount_and_cards_on_
         assert card["x"] + card["width"] <= PHONE["width"]
         labels = first.locator("td:visible").evaluate_all(
             "cells => cells.map(c => getComputedStyle(c, '::before').content)")
-        assert labels[:3] == ['"Warehouse"', '"Code"', '"Name"'], labels
+        assert labels[:4] == ['"Warehouse"', '"Location"', '"Code"', '"Name"'], labels
         expect(first.locator("td[data-label='Amount']")).to_be_visible()
         page.locator("details.filters-fold > summary").click()
         expect(filters).to_be_visible()
