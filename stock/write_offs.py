@@ -115,19 +115,25 @@ def refuse_short(session, warehouse: int, wanted: dict, items: list[dict], polic
     raise InsufficientStock(f"{len(short)} product/lot(s) short. {text(next(iter(short)))}", fields)
 
 
-def list_write_offs(session, caller: Caller, id_warehouse: int | None = None, since: date | None = None,
-                    until: date | None = None, reason: str | None = None) -> list[dict]:
-    """The write-offs in the caller's warehouses, oldest first, each with its lines."""
+def _within(query, caller: Caller, id_warehouse: int | None, since: date | None, until: date | None):
+    """The list's and the totals' one filter: the caller's warehouses (or the one asked), the days."""
     warehouses = caller.narrow([] if id_warehouse is None else [id_warehouse])
-    query = (select(WriteOff, WarehouseDocument.doc_number)
-             .join(WarehouseDocument, WarehouseDocument.id == WriteOff.document_id)
-             .order_by(WriteOff.date, WriteOff.id))
     if warehouses is not None:
         query = query.where(WriteOff.id_warehouse.in_(warehouses))
     if since is not None:
         query = query.where(WriteOff.date >= since)
     if until is not None:
         query = query.where(WriteOff.date <= until)
+    return query
+
+
+def list_write_offs(session, caller: Caller, id_warehouse: int | None = None, since: date | None = None,
+                    until: date | None = None, reason: str | None = None) -> list[dict]:
+    """The write-offs in the caller's warehouses, oldest first, each with its lines."""
+    query = (select(WriteOff, WarehouseDocument.doc_number)
+             .join(WarehouseDocument, WarehouseDocument.id == WriteOff.document_id)
+             .order_by(WriteOff.date, WriteOff.id))
+    query = _within(query, caller, id_warehouse, since, until)
     if reason:
         query = query.where(WriteOff.reason == reason)
     found = session.execute(query).all()
@@ -150,16 +156,10 @@ def list_write_offs(session, caller: Caller, id_warehouse: int | None = None, si
 def totals(session, caller: Caller, id_warehouse: int | None = None, since: date | None = None,
            until: date | None = None) -> list[dict]:
     """What was written off per month, reason and product (amounts in base units), newest month first."""
-    warehouses = caller.narrow([] if id_warehouse is None else [id_warehouse])
     query = (select(WriteOff.date, WriteOff.reason, WarehouseDocumentItem.product_code,
                     WarehouseDocumentItem.name, WarehouseDocumentItem.amount_base_milli, WriteOff.id)
              .join(WarehouseDocumentItem, WarehouseDocumentItem.document_id == WriteOff.document_id))
-    if warehouses is not None:
-        query = query.where(WriteOff.id_warehouse.in_(warehouses))
-    if since is not None:
-        query = query.where(WriteOff.date >= since)
-    if until is not None:
-        query = query.where(WriteOff.date <= until)
+    query = _within(query, caller, id_warehouse, since, until)
     sums: dict[tuple, dict] = {}
     for day, reason, code, name, amount, write_off in session.execute(query):
         key = (day.strftime("%Y-%m"), reason, code)
