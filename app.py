@@ -12,6 +12,7 @@ from sqlalchemy.engine import make_url
 from werkzeug.exceptions import HTTPException
 
 from identity import api_keys, people
+import language
 import page_policy
 import pages
 import routes
@@ -84,6 +85,7 @@ def create_app(test_config: dict | None = None) -> Flask:
     app.url_map.strict_slashes = False
     app.wsgi_app = logs.AccessLog(app.wsgi_app, app.config)
     routes.register(app)
+    language.register(app)  # the pages', paper's and scanner's words (DESIGN 29); /v1 stays English
     pages.register(app)
     scanner.register(app)
     app.after_request(page_policy.secure)

@@ -47,6 +47,8 @@ class Person(db.Model):
     created_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     password_changed_at: Mapped[dt.datetime] = mapped_column(UtcDateTime)
     disabled_at: Mapped[Optional[dt.datetime]] = mapped_column(UtcDateTime)
+    # The person's own language for the pages (DESIGN 29); "" follows the depot's.
+    language: Mapped[str] = mapped_column(String(5), default="", server_default="")
 
 
 class PageSession(db.Model):

@@ -3,7 +3,7 @@
 Every ratio compares two figures taken in this run on this machine, so the table means the
 same on a laptop and on CI. Usage (from the repo root):
 
-    .venv/bin/python bench/run.py [--only abcdeghijklmnopswx] [--seed-batches 200] [--keep-tmp]
+    .venv/bin/python bench/run.py [--only abcdeghijklmnopstvwx] [--seed-batches 200] [--keep-tmp]
 
 g and j need the PostgreSQL server at 127.0.0.1:5432; i and l build their depots once and
 keep them in <temp dir>/warehouse-bench-cache/ (docs/performance-growth.md);
@@ -28,6 +28,7 @@ from pathlib import Path
 import five_years
 import idle_connections
 import imports
+import language
 import locations
 import lots_past
 import many_depots
@@ -60,6 +61,7 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "s": scanner.scenario_s,
     "t": stock_list.scenario_t,
     "n": weak_link.scenario_n,
+    "v": language.scenario_v,
     "o": locations.scenario_o,
 }
 
@@ -92,7 +94,7 @@ def git_head():
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--only", default="abcdeghijklmnopswx", help="scenarios to run, e.g. 'ab'")
+    parser.add_argument("--only", default="abcdeghijklmnopsvwx", help="scenarios to run, e.g. 'ab'")
     parser.add_argument("--seed-batches", type=int, default=200,
                         help="1000-item batches of history for c (default 200)")
     parser.add_argument("--seed-time-limit", type=float, default=300,

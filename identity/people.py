@@ -23,10 +23,11 @@ from stock.caller import (EVERY, ROLES, Caller, may_manage, parse_warehouses, re
                              utc_text, warehouses_text)
 from models import Person, SigninFailure
 from stock import audit as trail
-from stock.errors import Conflict, Invalid, NotFound
+from stock.errors import Conflict, Invalid, NotFound, say
 from stock.warehouses import require_warehouses
 from storage.db import utc_now, writing
 
+LANGUAGES = ("en", "sl", "de")  # as language/ serves them; the rules know only the codes
 MIN_PASSWORD = 10
 MAX_PASSWORD = 1000  # a longer one is not a password but a way to make the hash work hard
 FIRST_PERSON = "admin"
@@ -51,30 +52,54 @@ class Throttled(Exception):
 
 def check_password(password: str) -> str:
     if not isinstance(password, str) or len(password) < MIN_PASSWORD:
-        raise Invalid(f"A password needs at least {MIN_PASSWORD} characters.",
-                      {"password": [f"At least {MIN_PASSWORD} characters."]})
+        raise Invalid(say("A password needs at least %(count)s characters.", count=MIN_PASSWORD),
+                      {"password": [say("At least %(count)s characters.", count=MIN_PASSWORD)]})
     if len(password) > MAX_PASSWORD:
-        raise Invalid(f"A password has at most {MAX_PASSWORD} characters.",
-                      {"password": [f"At most {MAX_PASSWORD} characters."]})
+        raise Invalid(say("A password has at most %(count)s characters.", count=MAX_PASSWORD),
+                      {"password": [say("At most %(count)s characters.", count=MAX_PASSWORD)]})
     return password
 
 
 def check_name(name: str) -> str:
     name = (name or "").strip()
     if not name or len(name) > 100 or not name.isprintable():
-        raise Invalid("A person's name has 1 to 100 printable characters.", {"name": ["1 to 100 characters."]})
+        raise Invalid(say("A person's name has 1 to 100 printable characters."), {"name": [say("1 to 100 characters.")]})
     return name
 
 
 def check_role(role: str) -> str:
     if role not in ROLES:
-        raise Invalid(f"Role must be one of {', '.join(ROLES)}.", {"role": [f"One of {', '.join(ROLES)}."]})
+        raise Invalid(say("Role must be one of %(roles)s.", roles=", ".join(ROLES)),
+                      {"role": [say("One of %(roles)s.", roles=", ".join(ROLES))]})
     return role
+
+
+def check_language(language: str | None) -> str:
+    """A person's language: one of LANGUAGES, or "" for the depot's."""
+    language = (language or "").strip().lower()
+    if language and language not in LANGUAGES:
+        message = say("The language %(language)r is not one of %(languages)s.", language=language,
+                      languages=", ".join(LANGUAGES))
+        raise Invalid(message, {"language": [message]})
+    return language
+
+
+def set_language(session, actor: trail.Actor, name: str, language: str, caller: Caller | None = None) -> None:
+    """A person's own language ("" for the depot's): set by the person themselves, or by an admin
+    who may manage them. Lasts across sessions and devices, being the person's."""
+    language = check_language(language)
+    with writing(session):
+        person = _person(session, name, caller if caller is None or caller.name != name else None)
+        if person.language != language:
+            trail.record(session, actor, "user.language", name, {"language": [person.language or None, language or None]},
+                         reach=reach_of_person(person))
+            person.language = language
 
 
 def caller_of(person: Person) -> Caller:
     """The person as the pages' caller: the same role and warehouse rules as a key."""
-    return Caller(None, person.name, person.role, parse_warehouses(person.warehouses), person_id=person.id)
+    return Caller(None, person.name, person.role, parse_warehouses(person.warehouses), person_id=person.id,
+                  language=person.language)
 
 
 def reach_of_person(person: Person) -> frozenset | None:
@@ -82,10 +107,11 @@ def reach_of_person(person: Person) -> frozenset | None:
 
 
 def create_person(session, actor: trail.Actor, name: str, role: str, password: str,
-                  warehouses: list[int] | None = None, caller: Caller | None = None) -> None:
+                  warehouses: list[int] | None = None, caller: Caller | None = None, language: str = "") -> None:
     """Add a person. `caller`: who asks (None: the terminal), refused a person who would reach
-    beyond its own warehouses."""
+    beyond its own warehouses. `language`: their own for the pages ("" follows the depot's)."""
     name, role, password = check_name(name), check_role(role), check_password(password)
+    language = check_language(language)
     reach = reach_of(warehouses)
     require_may_manage(caller, reach, "A person for every warehouse" if reach is EVERY else "This person")
     hashed = generate_password_hash(password, method=HASH_METHOD)  # slow: outside the write lock
@@ -96,15 +122,17 @@ def create_person(session, actor: trail.Actor, name: str, role: str, password: s
                 raise _name_taken(name)
             require_warehouses(session, warehouses or [])
             session.add(Person(name=name, role=role, warehouses=warehouses_text(warehouses),
-                               password_hash=hashed, created_at=now, password_changed_at=now))
-            trail.record(session, actor, "user.create", name,
-                         {"role": [None, role], "warehouses": [None, sorted(set(warehouses or []))]}, reach=reach)
+                               password_hash=hashed, created_at=now, password_changed_at=now, language=language))
+            changes = {"role": [None, role], "warehouses": [None, sorted(set(warehouses or []))]}
+            if language:
+                changes["language"] = [None, language]
+            trail.record(session, actor, "user.create", name, changes, reach=reach)
     except IntegrityError:
         raise _name_taken(name) from None
 
 
 def _name_taken(name: str) -> Conflict:
-    message = f"A person named {name!r} exists already: choose another name."
+    message = say("A person named %(name)r exists already: choose another name.", name=name)
     return Conflict(message, {"name": [message]})
 
 
@@ -120,7 +148,7 @@ def person_view(person: Person) -> dict:
     return {"name": person.name, "role": person.role,
             "warehouses": sorted(parse_warehouses(person.warehouses) or []),
             "created": utc_text(person.created_at), "password_changed": utc_text(person.password_changed_at),
-            "disabled": utc_text(person.disabled_at)}
+            "disabled": utc_text(person.disabled_at), "language": person.language}
 
 
 def _person(session, name: str, caller: Caller | None) -> Person:
@@ -128,7 +156,7 @@ def _person(session, name: str, caller: Caller | None) -> Person:
     it is not in its list either."""
     person = session.scalar(select(Person).where(Person.name == name))
     if person is None or not may_manage(caller, reach_of_person(person)):
-        raise NotFound(f"No person named {name!r}.")
+        raise NotFound(say("No person named %(name)r.", name=name))
     return person
 
 
@@ -143,8 +171,8 @@ def _refuse_losing_the_last_admin(session, person: Person, what: str) -> None:
     others = session.scalar(select(func.count()).select_from(Person).where(
         Person.id != person.id, Person.role == "admin", Person.warehouses == "", Person.disabled_at.is_(None)))
     if not others:
-        raise Conflict(f"{person.name!r} is the last active admin for every warehouse: {what} would leave "
-                       "nobody to manage the depot from the pages. Make another such admin first.")
+        raise Conflict(say("%(name)r is the last active admin for every warehouse: %(what)s would leave nobody to "
+                           "manage the depot from the pages. Make another such admin first.", name=person.name, what=what))
 
 
 def _refuse_yourself(caller: Caller | None, person: Person, what: str) -> None:

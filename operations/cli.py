@@ -14,6 +14,7 @@ from marshmallow import ValidationError
 from sqlalchemy.engine import make_url
 
 from identity import api_keys, people
+from language.choice import depot_language
 from operations import backups, logs, serving, settings, upgrades
 from schemas import ENCODINGS, customer_row_schema, product_schema
 from stock import batch_numbers, catalog, placement, reports
@@ -253,13 +254,15 @@ def ask_password(name: str) -> str:
 @click.argument("name")
 @click.option("--role", required=True, type=click.Choice(api_keys.ROLES))
 @click.option("--warehouses", default="", help="Comma-separated warehouse ids; all when left out.")
-def create_person(name, role, warehouses):
+@click.option("--language", default="", type=click.Choice(("",) + people.LANGUAGES),
+              help="The person's own language for the pages; the depot's when left out.")
+def create_person(name, role, warehouses, language):
     """Add a person who signs in to the pages; the password is asked for (at least 10 characters)."""
     ids = warehouse_ids(warehouses)
     try:
         people.check_name(name)
         people.check_role(role)
-        people.create_person(db.session, cli_actor(), name, role, ask_password(name), ids)
+        people.create_person(db.session, cli_actor(), name, role, ask_password(name), ids, language=language)
     except ServiceError as error:
         fail(error.message)  # names the rule (at least 10 characters), never the password
     click.echo(f"{name!r} ({role}, warehouses {','.join(map(str, ids)) or 'all'}) may sign in now.")
@@ -441,6 +444,7 @@ def import_file(kind, path, dry_run, encoding, mapping):
         with open(path, "rb") as file:
             report = importing.run(db.session, kind, file, os.path.basename(path), actor=cli_actor(),
                                    dry_run=dry_run, on_rows=on_rows, encoding=encoding, mapping=columns,
+                                   language=depot_language(),
                                    progress=lambda done: bars[0].update(done) if bars else None)
     finally:
         if bars:

@@ -106,6 +106,8 @@ def app_config(environ=None) -> dict:
         "LABEL_SIZE": size_mm(environ, "WAREHOUSE_LABEL_SIZE", "62x29"),
         # The zone the pages show times in (stored times stay UTC, /v1 answers as the interface says).
         "TIME_ZONE": time_zone(environ, "WAREHOUSE_TIME_ZONE"),
+        # The depot's language (DESIGN 29) until the depot page chooses one: pages, paper, scanner.
+        "LANGUAGE": choice(environ, "WAREHOUSE_LANGUAGE", "", ("", "en", "sl", "de")) or None,
     }
 
 
@@ -149,6 +151,8 @@ SETTINGS = [
     ("WAREHOUSE_EXPIRY_DAYS", "", "30", "lots shown as expiring (days ahead; past ones too)"),
     ("WAREHOUSE_TIME_ZONE", "", "the machine's", "the depot's time zone, an IANA name such as Europe/Ljubljana: "
                                                  "every time a page shows is in it"),
+    ("WAREHOUSE_LANGUAGE", "", "the browser's", "the depot's language, en, sl or de, until the depot page "
+                                               "chooses one (docs/language.md)"),
     ("WAREHOUSE_LOG_FILE", "", "none", "log file (rotated)"),
     ("WAREHOUSE_LOG_MAX_MB", "", "10", "log file size before it rotates (MB)"),
     ("WAREHOUSE_LOG_KEEP", "", "5", "rotated log files kept"),

@@ -19,11 +19,12 @@ background/), so a page and an API call can never disagree.
   locations.py     a warehouse's locations (list, add, edit, hold, deactivate, labels) and what lies on one
   moves.py         the Move form: stock between locations and warehouses, once however often it is sent
   imports.py       /admin/import: a file's dry run, then its import; the exports of each kind
+  settings.py      /settings: a person's own language
   params.py        each page's query parameters and forms, as marshmallow schemas
   chart.py         SVG charts drawn on the server
   printing.py      labels (PDF, ZPL), delivery notes and count sheets, drawn by printing/
 
-May import: stock/, transfer/, printing/, background/, safekeeping/, schemas/, storage/, models, identity,
+May import: stock/, transfer/, printing/, background/, safekeeping/, language/, schemas/, storage/, models, identity,
 static_files;
 never routes/ or operations/.
 """
@@ -44,7 +45,7 @@ def register(app) -> None:
     # Importing the modules joins their views to the blueprint.
     from pages import (admin, admin_backups, admin_depot, admin_warehouses, alerts, clock, common,  # noqa: F401
                        customers, documents, imports, locations, lots, moves, movements, orders, picking,
-                       printing, products, reorder_levels, signin, stock, stocktakings, webhooks)
+                       printing, products, reorder_levels, settings, signin, stock, stocktakings, webhooks)
 
     signin.configure(app)
     app.register_blueprint(bp)

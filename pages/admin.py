@@ -8,6 +8,7 @@ asked by the rules themselves).
 """
 import json
 from flask import current_app, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from marshmallow import ValidationError
 
 from identity import api_keys, people
@@ -17,7 +18,7 @@ from pages.clock import start_of_day
 from pages.params import access_form, audit_query, load_args, pairing_form, password_form, person_form
 from pages.signin import actor, admin_only, check_form_post
 from stock import audit
-from stock.errors import Invalid, NotFound, ServiceError
+from stock.errors import Invalid, NotFound, ServiceError, say
 from storage.db import db
 
 
@@ -27,7 +28,7 @@ def load_form(schema) -> dict:
     try:
         return schema.load({name: value for name, value in posted.items() if value not in ("", [])})
     except ValidationError as error:
-        raise Invalid("The form has invalid fields.", error.messages) from None
+        raise Invalid(say("The form has invalid fields."), error.messages) from None
 
 
 # --- people -----------------------------------------------------------------------------------
@@ -60,13 +61,13 @@ def admin_people_add():
     try:
         form = load_form(person_form)
         people.create_person(db.session, actor(), form["name"], form["role"], form["password"], form["warehouses"],
-                             caller=g.caller)
+                             caller=g.caller, language=form["language"])
     except ServiceError as error:
         # The form again with what was typed, except the password.
-        typed = {name: request.form.get(name, "") for name in ("name", "role")}
+        typed = {name: request.form.get(name, "") for name in ("name", "role", "language")}
         typed["warehouses"] = request.form.getlist("warehouses")
         return _people_page(error, typed, error.status)
-    flash(f"{form['name']} may sign in now.")
+    flash(_("%(name)s may sign in now.", name=form["name"]))
     return redirect(url_for("pages.admin_people"))
 
 
@@ -79,7 +80,7 @@ def admin_people_password(name):
         people.change_password(db.session, actor(), name, load_form(password_form)["password"], caller=g.caller)
     except ServiceError as error:
         return _people_page(error, status=error.status)
-    flash(f"The password of {name} is changed; their sessions have ended.")
+    flash(_("The password of %(name)s is changed; their sessions have ended.", name=name))
     return redirect(url_for("pages.admin_people"))
 
 
@@ -93,8 +94,21 @@ def admin_people_access(name):
         people.change_access(db.session, actor(), name, form["role"], form["warehouses"], caller=g.caller)
     except ServiceError as error:
         return _people_page(error, status=error.status)
-    flash(f"{name} now has role {form['role']} for {', '.join(map(str, form['warehouses'])) or 'every'} "
-          "warehouse(s).")
+    flash(_("%(name)s now has role %(role)s for %(warehouses)s warehouse(s).", name=name, role=form["role"],
+            warehouses=", ".join(map(str, form["warehouses"])) or _("every")))
+    return redirect(url_for("pages.admin_people"))
+
+
+@bp.post("/admin/people/<path:name>/language")
+@admin_only
+def admin_people_language(name):
+    """Set a person's own language ("" for the depot's)."""
+    check_form_post()
+    try:
+        people.set_language(db.session, actor(), name, request.form.get("language", ""), caller=g.caller)
+    except ServiceError as error:
+        return _people_page(error, status=error.status)
+    flash(_("The language of %(name)s is saved.", name=name))
     return redirect(url_for("pages.admin_people"))
 
 
@@ -108,13 +122,13 @@ def admin_people_disable(name):
             # Asked first on a page of its own: one click on the list never locks anyone out.
             found = next((p for p in people.list_people(db.session, g.caller) if p["name"] == name), None)
             if found is None:
-                raise NotFound(f"No person named {name!r}.")
+                raise NotFound(say("No person named %(name)r.", name=name))
             return render_template("admin_people_disable.html", person=found,
                                    yourself=name == g.caller.name)
         people.disable_person(db.session, actor(), name, caller=g.caller)
     except ServiceError as error:
         return _people_page(error, status=error.status)
-    flash(f"{name} is disabled; their sessions have ended.")
+    flash(_("%(name)s is disabled; their sessions have ended.", name=name))
     return redirect(url_for("pages.admin_people"))
 
 
@@ -127,7 +141,7 @@ def admin_people_enable(name):
         people.enable_person(db.session, actor(), name, caller=g.caller)
     except ServiceError as error:
         return _people_page(error, status=error.status)
-    flash(f"{name} may sign in again.")
+    flash(_("%(name)s may sign in again.", name=name))
     return redirect(url_for("pages.admin_people"))
 
 
@@ -206,7 +220,7 @@ def admin_keys_revoke(name):
         api_keys.revoke_key(db.session, name, actor=actor(), caller=g.caller)
     except ServiceError as error:
         return _keys_page(error, status=error.status)
-    flash(f"The key {name} is revoked.")
+    flash(_("The key %(name)s is revoked.", name=name))
     return redirect(url_for("pages.admin_keys"))
 
 

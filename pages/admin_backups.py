@@ -10,6 +10,7 @@ import os
 import sys
 
 from flask import current_app, flash, redirect, render_template, send_file, url_for
+from flask_babel import gettext as _, format_number
 
 from pages import bp
 from pages.signin import actor, admin_only, check_form_post
@@ -47,7 +48,8 @@ def admin_backups_make():
     except BackupFailed as error:
         # The service's own trouble (a full disk, pg_dump missing): said as it is, nothing kept.
         return page(f"No backup was made: {error}.", 500)
-    flash(f"Backup {os.path.basename(written)} is made and checked ({os.path.getsize(written):,} bytes).")
+    flash(_("Backup %(name)s is made and checked (%(size)s bytes).", name=os.path.basename(written),
+            size=format_number(os.path.getsize(written))))
     return redirect(url_for("pages.admin_backups"), 303)
 
 

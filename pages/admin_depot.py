@@ -7,6 +7,7 @@ audit trail (`depot.update`); a refusal is shown beside its field.
 import hashlib
 
 from flask import current_app, flash, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from marshmallow import ValidationError
 
 from pages import bp
@@ -23,7 +24,8 @@ from storage.db import db
 def admin_depot():
     """The depot's profile as the paper prints it."""
     found = depot.profile(db.session)
-    return render_template("admin_depot.html", profile=found, form=found, errors={})
+    return render_template("admin_depot.html", profile=found, form={**found, "language": depot.language(db.session) or ""},
+                           errors={})
 
 
 @bp.post("/admin/depot")
@@ -32,18 +34,20 @@ def admin_depot_save():
     """Save the profile; a new logo replaces the old one, or the old one is removed."""
     check_form_post()
     typed = {name: request.form.get(name, "") for name in ("name", "address", "vat_number")}
+    chosen = request.form.get("language", "")
     upload = request.files.get("logo")
     try:
-        form = depot_form.load({**typed, "remove_logo": request.form.get("remove_logo", "")})
+        form = depot_form.load({**typed, "remove_logo": request.form.get("remove_logo", ""), "language": chosen})
         # A file input left empty posts a part with no name and no bytes: no new logo.
         new_logo = upload.read() if upload is not None and upload.filename else None
         depot.update_profile(db.session, actor(), {name: form[name] for name in typed}, new_logo,
-                             remove_logo=form["remove_logo"])
+                             remove_logo=form["remove_logo"],
+                             chosen_language=form["language"] if "language" in request.form else None)
     except (ValidationError, ServiceError) as error:
         status = error.status if isinstance(error, ServiceError) else 422
-        return render_template("admin_depot.html", profile=depot.profile(db.session), form=typed,
+        return render_template("admin_depot.html", profile=depot.profile(db.session), form={**typed, "language": chosen},
                                errors=field_errors(error)), status
-    flash("The depot's profile is saved; the paper prints it from now on.")
+    flash(_("The depot's profile is saved; the paper prints it from now on."))
     return redirect(url_for("pages.admin_depot"), 303)
 
 

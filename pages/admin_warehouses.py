@@ -7,6 +7,7 @@ same arguments, after the same schemas: who may manage which warehouse is decide
 for the API and the page alike. A refusal is shown beside its field with what to do.
 """
 from flask import flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from marshmallow import ValidationError
 
 from pages import bp
@@ -14,7 +15,7 @@ from pages.common import field_errors
 from pages.signin import actor, admin_only, check_form_post
 from schemas import warehouse_schema, warehouse_update_schema
 from stock import warehouses
-from stock.errors import NotFound, ServiceError
+from stock.errors import NotFound, ServiceError, say
 from storage.db import db
 
 # What to do, where the schema's own words ("Not a valid integer.") would not say it.
@@ -44,7 +45,7 @@ def the_warehouse(id_warehouse: int) -> dict:
     for warehouse in listed():
         if warehouse["id_warehouse"] == id_warehouse:
             return warehouse
-    raise NotFound(f"No warehouse {id_warehouse}.")
+    raise NotFound(say("No warehouse %(number)s.", number=id_warehouse))
 
 
 @bp.get("/admin/warehouses")
@@ -68,7 +69,7 @@ def admin_warehouses_add():
     except (ValidationError, ServiceError) as error:
         return render_template("admin_warehouses.html", warehouses=listed(), form=form,
                                errors=explained(error, next_number())), status_of(error)
-    flash(f"Warehouse {fields['id_warehouse']}, {fields['name']}, is added.")
+    flash(_("Warehouse %(number)s, %(name)s, is added.", number=fields["id_warehouse"], name=fields["name"]))
     return redirect(url_for("pages.admin_warehouses"), 303)
 
 
@@ -93,7 +94,7 @@ def admin_warehouse_save(id_warehouse):
     except (ValidationError, ServiceError) as error:
         return render_template("admin_warehouse.html", warehouse=warehouse, form=form,
                                errors=explained(error, None)), status_of(error)
-    flash(f"Warehouse {id_warehouse} is saved as {form['name']}.")
+    flash(_("Warehouse %(number)s is saved as %(name)s.", number=id_warehouse, name=form["name"]))
     return redirect(url_for("pages.admin_warehouses"), 303)
 
 
@@ -106,7 +107,8 @@ def admin_warehouse_active(id_warehouse):
     active = 1 if request.form.get("active") == "1" else 0
     warehouses.update_warehouse(db.session, actor(), id_warehouse, warehouse_update_schema.load({"active": active}),
                                 g.caller)
-    flash(f"{warehouse['name']} is {'active again' if active else 'deactivated: its stock and history stay'}.")
+    flash(_("%(name)s is active again.", name=warehouse["name"]) if active
+          else _("%(name)s is deactivated: its stock and history stay.", name=warehouse["name"]))
     return redirect(url_for("pages.admin_warehouses"), 303)
 
 

@@ -13,6 +13,8 @@ from zoneinfo import ZoneInfo
 from flask import current_app
 from markupsafe import Markup
 
+from language.choice import current
+from language.formats import day_text, moment_text
 from pages import bp
 
 MINUTES = "%Y-%m-%d %H:%M"
@@ -66,7 +68,13 @@ def local_time(value, format: str = MINUTES, none: str = "") -> Markup | str:
         return none
     local = in_depot_zone(moment)
     utc = moment.astimezone(timezone.utc)
-    shown = local.strftime(format) if format == DAY else f"{local.strftime(format)} {local.tzname()}"
+    language = current()
+    if language == "en":
+        shown = local.strftime(format) if format == DAY else f"{local.strftime(format)} {local.tzname()}"
+    elif format == DAY:
+        shown = day_text(local.date(), language)
+    else:
+        shown = f"{moment_text(local, language, seconds=format == SECONDS)} {local.tzname()}"
     return Markup('<time datetime="{}">{}</time>').format(utc.strftime("%Y-%m-%dT%H:%M:%SZ"), shown)
 
 
@@ -79,3 +87,12 @@ def local_date(value, none: str = "") -> Markup | str:
 @bp.app_context_processor
 def clock_globals():
     return {"SECONDS": SECONDS}
+
+
+@bp.app_template_filter("day")
+def day(value, none: str = "") -> str:
+    """A calendar day (a date or its ISO text) as the page's language writes it: 2026-11-27,
+    27. 11. 2026, 27.11.2026. Date fields of forms keep ISO (value="{{ d.isoformat() }}")."""
+    if not value:
+        return none
+    return day_text(date.fromisoformat(value) if isinstance(value, str) else value, current())

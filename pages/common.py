@@ -8,15 +8,20 @@ import json
 from datetime import date
 
 from flask import Response, abort, current_app, g, render_template, request, stream_with_context, url_for
+from flask_babel import force_locale, gettext as _, lazy_gettext as _l
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
 from identity.client import client_address
+from language import LANGUAGES, NAMES
+from language.catalogue import translated, translated_fields
+from language.choice import chosen, current, depot_language
+from language.formats import amount_text, count_text, csv_convention
 
 from pages import bp
-from pages.signin import form_token
+from pages.signin import form_token, signed_in_caller
 from stock.audit import Actor
-from stock.errors import Invalid, ServiceError
+from stock.errors import Invalid, ServiceError, say
 from stock import warehouses as warehouse_records
 from stock.quantities import from_milli
 from storage.db import HandedOver, db
@@ -26,13 +31,20 @@ from transfer.xlsx_format import SHEET_ROWS, TooLongForASheet
 PER_PAGE = {"stock": 100, "documents": 25, "orders": 50, "stocktakings": 10, "products": 100,
             "customers": 100, "movement_lines": 100, "reorder_levels": 100,
             "alerts": 100}
-STATES = {0: "closed", 1: "imported", 2: "being processed", 3: "batch exists"}
-DIRECTIONS = {"I": "goods-in", "O": "goods-out"}
+STATES = {0: _l("closed"), 1: _l("imported"), 2: _l("being processed"), 3: _l("batch exists")}
+DIRECTIONS = {"I": _l("goods-in"), "O": _l("goods-out")}
 
 
 @bp.app_template_filter("amount")
 def amount(milli: int) -> str:
-    return str(from_milli(milli))
+    """Thousandths as the page's language writes them: 1234.5 (en), 1.234,5 (sl, de)."""
+    return amount_text(from_milli(milli), current())
+
+
+@bp.app_template_filter("number")
+def number(count: int) -> str:
+    """A count as the page's language groups it: 12,345 (en), 12.345 (sl, de)."""
+    return count_text(count, current())
 
 
 @bp.app_template_filter("packages")
@@ -43,7 +55,7 @@ def packages_text(counted: dict | None, base_unit: str) -> str:
     rest = counted["rest_milli"]
     text = f"{counted['count']} {counted['unit']}"
     if rest:
-        text += f" {'+' if rest > 0 else '-'} {from_milli(abs(rest))} {base_unit}"
+        text += f" {'+' if rest > 0 else '-'} {amount_text(from_milli(abs(rest)), current())} {base_unit}"
     return text
 
 
@@ -60,20 +72,27 @@ def warehouse_names() -> dict[int, str]:
 @bp.app_template_filter("warehouse")
 def warehouse_name(id_warehouse: int) -> str:
     """A warehouse as people know it: by its name (DESIGN 17), its number only if it has none."""
-    return warehouse_names().get(id_warehouse) or f"Warehouse {id_warehouse}"
+    return warehouse_names().get(id_warehouse) or _("Warehouse %(number)s", number=id_warehouse)
 
 
 def warehouse_namer():
     """warehouse_name for a download's every row: the names read once, and no look-up of the
     request's globals per row (a stock list by lot is hundreds of thousands of rows)."""
-    names = warehouse_names()
-    return lambda id_warehouse: names.get(id_warehouse) or f"Warehouse {id_warehouse}"
+    names, unnamed = warehouse_names(), _("Warehouse %(number)s", number="{}")
+    return lambda id_warehouse: names.get(id_warehouse) or unnamed.format(id_warehouse)
 
 
 @bp.app_context_processor
 def page_globals():
     return {"states": STATES, "directions": DIRECTIONS, "csv_url": csv_url, "form_token": form_token,
-            "warehouse_names": warehouse_names, "field_errors": field_errors}
+            "warehouse_names": warehouse_names, "field_errors": field_errors, "language": current,
+            "language_names": NAMES, "other_csv": other_csv}
+
+
+@bp.app_template_filter("translated")
+def translated_filter(message) -> str:
+    """A rule's or a schema's message in the page's language (language/catalogue.py)."""
+    return translated(message)
 
 
 @bp.errorhandler(ServiceError)
@@ -81,13 +100,24 @@ def page_error(error: ServiceError):
     # A page refused for its address's parameters (a range the wrong way round) leads back to
     # the same page as it opens without them, where the form is.
     again = request.path if request.method == "GET" and request.args and request.path != url_for("pages.stock") else None
-    return render_template("error.html", status=error.status, message=error.message,
-                           fields=error.fields or {}, again=again), error.status
+    return render_template("error.html", status=error.status, message=translated(error.message),
+                           fields=translated_fields(error.fields or {}), again=again), error.status
 
 
 @bp.errorhandler(HTTPException)
 def page_http_error(error: HTTPException):
-    return render_template("error.html", status=error.code, message=error.description, fields={}), error.code
+    if g.get("caller") is None and "language" not in g:
+        # An address no view answers: the error page still speaks the signed-in person's language.
+        caller = signed_in_caller()
+        g.language = caller.language if caller is not None else ""
+    return render_template("error.html", status=error.code, message=translated(error.description), fields={}), error.code
+
+
+def paper_language():
+    """Paper speaks the depot's language (DESIGN 29), or the one chosen on the paper itself
+    (?language=sl): a delivery note goes to a customer, whatever the office reads."""
+    asked = request.args.get("language", "")
+    return force_locale(asked if asked in LANGUAGES else depot_language() or chosen())
 
 
 class Pager:
@@ -131,6 +161,25 @@ def csv_url(format: str = "csv") -> str:
     return url_for(request.endpoint, **{**request.args.to_dict(), "format": format, "page": None, "after": None})
 
 
+CSV_FORMS = {"csv-comma": (",", False), "csv-semicolon": (";", True)}
+
+
+def download_format() -> tuple[str, str, bool]:
+    """(csv or xlsx, a CSV's separator, decimal comma or not) of ?format=: csv as the page's
+    language writes it, csv-comma and csv-semicolon the other form (DESIGN 29)."""
+    format = request.args.get("format", "csv")
+    if format in CSV_FORMS:
+        return ("csv", *CSV_FORMS[format])
+    return ("xlsx" if format == "xlsx" else "csv", *csv_convention(current()))
+
+
+def other_csv() -> tuple[str, str]:
+    """The other CSV form than the language's: (its ?format=, its label)."""
+    if csv_convention(current())[1]:
+        return "csv-comma", _("CSV with commas")
+    return "csv-semicolon", _("CSV with semicolons")
+
+
 def csv_response(name: str, header: list[str], rows, count=None) -> Response:
     """The rows as a download in the format the address asks for (?format=csv or xlsx).
 
@@ -140,19 +189,18 @@ def csv_response(name: str, header: list[str], rows, count=None) -> Response:
     `count` (how many rows there are, asked only for XLSX) refuses a long list before its
     workbook is written; without it the workbook stops at the limit.
     """
-    format = request.args.get("format", "csv")
-    format = format if format in exporting.FORMATS else "csv"
+    format, separator, comma = download_format()
     try:
         if format == "xlsx" and count is not None and count() >= SHEET_ROWS:
             raise TooLongForASheet(SHEET_ROWS)
-        media, filename, pieces = exporting.export(name, header, rows, format)
+        media, filename, pieces = exporting.export(name, header, rows, format, separator, comma)
     except BaseException as error:
         # Rows left unread close their cursor now, on its connection: the error's traceback
         # holds them, and the garbage collector would close it after the connection went back.
         if hasattr(rows, "close"):
             rows.close()
         if isinstance(error, TooLongForASheet):
-            raise Invalid(f"{error} Choose fewer rows, or CSV.", {"format": ["Too many rows for XLSX."]}) from None
+            raise Invalid(say("%(error)s Choose fewer rows, or CSV.", error=str(error)), {"format": [say("Too many rows for XLSX.")]}) from None
         raise
     # The rows may be read from a cursor as they are written (export read the first): the answer
     # takes the request's session over, and its snapshot, until the last row.
@@ -204,8 +252,8 @@ def field_errors(error: ServiceError | ValidationError) -> dict:
     else:  # a rule names the fields of the API's body under "data", or those of a form as they are
         messages = (error.fields or {}).get("data", error.fields or {})
     if isinstance(error, ServiceError) and not messages:
-        return {"": error.message}
-    return {name: _flat(problem) for name, problem in messages.items()}
+        return {"": translated(error.message)}
+    return {name: _flat(translated_fields(problem)) for name, problem in messages.items()}
 
 
 def _flat(problem):

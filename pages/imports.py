@@ -27,9 +27,11 @@ import tempfile
 import time
 
 from flask import Response, abort, g, render_template, request, session, stream_with_context
+from flask_babel import gettext as _
 
+from language.choice import depot_language
 from pages import bp
-from pages.common import page_actor
+from pages.common import download_format, page_actor
 from pages.signin import check_form_post, signed_in
 from storage.db import db
 from transfer import encodings, exporting, importing, mapping as column_mapping
@@ -76,13 +78,13 @@ def import_post():
         return _map_columns(kept)
     if step == "encoding":
         if request.form.get("encoding") not in encodings.NAMES:
-            return _show(kept, encoding_error="Choose one of the encodings listed.")
+            return _show(kept, encoding_error=_("Choose one of the encodings listed."))
         kept["encoding"] = request.form["encoding"]
         _save(kept)
         return _show(kept)
     if step == "apply":
         return _apply(kept)
-    return _page(error="Unknown step; upload the file again.", status=422)
+    return _page(error=_("Unknown step; upload the file again."), status=422)
 
 
 @bp.get("/admin/export/<any(" + ", ".join(importing.KINDS) + "):kind>")
@@ -90,9 +92,9 @@ def import_post():
 def export_page(kind):
     """A kind's records in the import's columns, as CSV or XLSX."""
     require_admin()
-    format = request.args.get("format", "csv")
+    format, separator, comma = download_format()
     header, rows = importing.KINDS[kind].export(db.session, g.caller)
-    media, filename, pieces = exporting.export(kind, header, rows, format if format in exporting.FORMATS else "csv")
+    media, filename, pieces = exporting.export(kind, header, rows, format, separator, comma)
     return Response(stream_with_context(pieces), content_type=media,
                     headers={"Content-Disposition": f'attachment; filename="{filename}"'})
 
@@ -101,9 +103,9 @@ def _check_upload():
     kind = request.form.get("kind", "")
     upload = request.files.get("file")
     if kind not in importing.KINDS:
-        return _page(error="Choose what the file holds.", status=422)
+        return _page(error=_("Choose what the file holds."), status=422)
     if upload is None or not upload.filename:
-        return _page(kind=kind, error="Choose a file to upload.", status=422)
+        return _page(kind=kind, error=_("Choose a file to upload."), status=422)
     _forget()
     os.makedirs(FOLDER, mode=0o700, exist_ok=True)
     _sweep()
@@ -178,7 +180,7 @@ def _map_columns(kept: dict):
 def _apply(kept: dict):
     with open(_path(kept["token"]), "rb") as file:
         report = importing.run(db.session, kept["kind"], file, kept["name"], actor=page_actor(), caller=g.caller,
-                               encoding=kept["encoding"], mapping=kept["mapping"] or {})
+                               encoding=kept["encoding"], mapping=kept["mapping"] or {}, language=depot_language())
     if not report.errors:
         _forget()
     return _page(kept=kept, report=report, applied=not report.errors, status=422 if report.errors else 200)
@@ -186,7 +188,7 @@ def _apply(kept: dict):
 
 def _read(kept: dict):
     with open(_path(kept["token"]), "rb") as file:
-        return importing.read_table(file, kept["name"], kept["kind"], kept["encoding"])
+        return importing.read_table(file, kept["name"], kept["kind"], kept["encoding"], depot_language())
 
 
 def _groups(kind, table) -> int:

@@ -8,6 +8,7 @@ everyone else who sees the warehouse reads. A refusal is shown beside its field,
 rule's status (409 a clash or a location that holds stock, 422 a bad value).
 """
 from flask import current_app, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from marshmallow import ValidationError
 
 from pages import bp
@@ -19,14 +20,14 @@ from schemas.locations import location_schema, location_update_schema
 from stock import locations, placed_stock
 from stock import warehouses as warehouse_records
 from stock.caller import may_manage
-from stock.errors import Forbidden, Invalid, NotFound, ServiceError
+from stock.errors import Forbidden, Invalid, NotFound, ServiceError, say
 from storage.db import db
 
 FORM_FIELDS = ("code", "name", "sequence", "hold", "receiving")
 # What to do, where the schema's own words ("Not a valid integer.") would not say it.
-HINTS = {"code": "1 to 30 letters, digits, '-', '.' or '/', e.g. A-01-2.",
-         "sequence": "A whole number from 0 up (0: the codes decide the walking order), e.g. 100.",
-         "name": "At most 200 characters, on one line."}
+HINTS = {"code": say("1 to 30 letters, digits, '-', '.' or '/', e.g. A-01-2."),
+         "sequence": say("A whole number from 0 up (0: the codes decide the walking order), e.g. 100."),
+         "name": say("At most 200 characters, on one line.")}
 
 
 def the_warehouse(id_warehouse: int) -> dict:
@@ -35,7 +36,7 @@ def the_warehouse(id_warehouse: int) -> dict:
         for warehouse in warehouse_records.list_warehouses(db.session):
             if warehouse["id_warehouse"] == id_warehouse:
                 return warehouse
-    raise NotFound(f"No warehouse {id_warehouse}.")
+    raise NotFound(say("No warehouse %(number)s.", number=id_warehouse))
 
 
 def manages(id_warehouse: int) -> bool:
@@ -45,7 +46,7 @@ def manages(id_warehouse: int) -> bool:
 
 def require_manages(id_warehouse: int) -> None:
     if not manages(id_warehouse):
-        raise Forbidden("Only an admin of this warehouse may change its locations.")
+        raise Forbidden(say("Only an admin of this warehouse may change its locations."))
 
 
 def _list_page(warehouse: dict, form: dict | None = None, errors: dict | None = None, status: int = 200):
@@ -77,7 +78,7 @@ def add_location(id_warehouse):
         locations.create_location(db.session, page_actor(), g.caller, fields)
     except (ValidationError, ServiceError) as error:
         return _list_page(warehouse, form, explained(error), status_of(error))
-    flash(f"Location {fields['code']} is added.")
+    flash(_("Location %(code)s is added.", code=fields["code"]))
     return redirect(url_for("pages.warehouse_locations", id_warehouse=id_warehouse), 303)
 
 
@@ -85,7 +86,7 @@ def _the_location(id_warehouse: int, code: str) -> dict:
     for found in locations.list_locations(db.session, g.caller, id_warehouse):
         if locations.code_key(found["code"]) == locations.code_key(code):
             return found
-    raise NotFound(f"No location {code} in warehouse {id_warehouse}.")
+    raise NotFound(say("No location %(code)s in warehouse %(number)s.", code=code, number=id_warehouse))
 
 
 @bp.get("/warehouses/<number:id_warehouse>/locations/edit/<code:code>")
@@ -115,7 +116,7 @@ def save_location(id_warehouse, code):
     except (ValidationError, ServiceError) as error:
         return render_template("location_form.html", warehouse=warehouse, location=found, form=form,
                                errors=explained(error)), status_of(error)
-    flash(f"Location {found['code']} is saved.")
+    flash(_("Location %(code)s is saved.", code=found["code"]))
     return redirect(url_for("pages.warehouse_locations", id_warehouse=id_warehouse), 303)
 
 
@@ -134,7 +135,8 @@ def set_location_active(id_warehouse, code):
     except ServiceError as error:
         # Shown above the list, where the location's row says what it holds and links to it.
         return _list_page(warehouse, errors={"": error.message}, status=error.status)
-    flash(f"Location {found['code']} is {'active again' if active else 'deactivated'}.")
+    flash(_("Location %(code)s is active again.", code=found["code"]) if active
+          else _("Location %(code)s is deactivated.", code=found["code"]))
     return redirect(url_for("pages.warehouse_locations", id_warehouse=id_warehouse), 303)
 
 
@@ -161,7 +163,7 @@ def location_labels_zpl(id_warehouse):
     """The chosen locations' labels as ZPL for a 203 dpi Zebra printer, one format each."""
     found, query = _labels(id_warehouse)
     if query["sheet"] is not None:
-        raise Invalid("A Zebra prints labels from its roll, not on A4 sheets.", {"sheet": ["Only for the PDF."]})
+        raise Invalid(say("A Zebra prints labels from its roll, not on A4 sheets."), {"sheet": [say("Only for the PDF.")]})
     return file_answer(zpl.labels_zpl(found, current_app.config["LABEL_SIZE"]), "application/zpl",
                  f"locations-{id_warehouse}.zpl")
 

@@ -7,6 +7,7 @@ stock/write_offs.py): a page and an API call can never disagree.
 import uuid
 
 from flask import current_app, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _, lazy_gettext as _l
 from marshmallow import ValidationError
 from sqlalchemy import select
 
@@ -17,13 +18,13 @@ from pages.params import load_args, lot_query, write_off_asked, write_offs_query
 from pages.signin import check_form_post, signed_in
 from schemas.write_offs import write_off_schema
 from stock import lot_story, write_offs
-from stock.errors import Forbidden, ServiceError
+from stock.errors import Forbidden, ServiceError, say
 from stock.policy import Policy
 from stock.quantities import from_milli
 from storage.db import db
 
-KIND_TITLES = {"received": "Received", "returned": "Returned", "counted": "Counted (difference)",
-               "delivered": "Delivered", "written_off": "Written off", "moved": "Moved"}
+KIND_TITLES = {"received": _l("Received"), "returned": _l("Returned"), "counted": _l("Counted (difference)"),
+               "delivered": _l("Delivered"), "written_off": _l("Written off"), "moved": _l("Moved")}
 
 
 @bp.get("/lots/<code:product_code>/<lot>")
@@ -81,7 +82,7 @@ def new_write_off():
 
 def _confirm_page(asked: dict, errors: dict, status: int = 200):
     if not g.caller.has_role("scan"):
-        raise Forbidden("Writing off needs role scan or admin.")
+        raise Forbidden(say("Writing off needs role scan or admin."))
     g.caller.require_warehouse(asked["warehouse"])
     stock = db.session.scalar(select(Balance.amount_milli).where(
         Balance.id_warehouse == asked["warehouse"], Balance.product_code == asked["product"],
@@ -107,7 +108,7 @@ def book_write_off():
                                               "amount": asked["amount"]}]}
     try:
         if not g.caller.has_role("scan"):
-            raise Forbidden("Writing off needs role scan or admin.")
+            raise Forbidden(say("Writing off needs role scan or admin."))
         fields = write_off_schema.load(body)
         write_offs.write_off(db.session, g.caller, page_actor(), fields,
                              Policy(allow_negative_stock=current_app.config["ALLOW_NEGATIVE_STOCK"]))
@@ -118,8 +119,12 @@ def book_write_off():
             raise
         return _confirm_page(asked, _flat_errors((error.fields or {}).get("data") or {"": [error.message]}),
                              error.status)
-    flash(f"Written off: {asked['amount']} of {asked['product']}"
-          + (f", lot {asked['lot']}" if asked["lot"] else "") + f" ({asked['reason']}).")
+    if asked["lot"]:
+        flash(_("Written off: %(amount)s of %(product)s, lot %(lot)s (%(reason)s).", amount=asked["amount"],
+                product=asked["product"], lot=asked["lot"], reason=asked["reason"]))
+    else:
+        flash(_("Written off: %(amount)s of %(product)s (%(reason)s).", amount=asked["amount"],
+                product=asked["product"], reason=asked["reason"]))
     return redirect(url_for("pages.write_offs_page"))
 
 

@@ -10,7 +10,7 @@ from pages.common import PER_PAGE, Pager, csv_response, day, warehouse_name, war
 from pages.params import load_args, movement_lines_query, movements_query
 from pages.signin import signed_in
 from stock import catalog, reports
-from stock.errors import Invalid
+from stock.errors import Invalid, say
 from stock.quantities import from_milli
 from storage.db import db
 
@@ -25,7 +25,7 @@ def movements():
     today = depot_today()
     first = query["date_from"] or months_back(today, MOVEMENT_MONTHS - 1)
     if (today.year - first.year) * 12 + today.month - first.month >= 10 * 12:
-        raise Invalid("The chart shows at most ten years.", {"date_from": ["At most ten years back."]})
+        raise Invalid(say("The chart shows at most ten years."), {"date_from": [say("At most ten years back.")]})
     rows = reports.overview_monthly_movement(db.session, g.caller, first)
     if query["format"] != "html":
         return csv_response("movements", ["year", "month", "direction", "count"],

@@ -11,6 +11,7 @@ import uuid
 from datetime import timedelta
 
 from flask import current_app, flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from marshmallow import ValidationError
 
 from pages import bp
@@ -18,7 +19,7 @@ from pages.common import field_errors, warehouse_names
 from pages.signin import check_form_post, signed_in
 from schemas.moves import move_schema
 from stock import locations, moves
-from stock.errors import Forbidden, ServiceError
+from stock.errors import Forbidden, ServiceError, say
 from stock.policy import Policy
 from storage.db import db
 
@@ -35,7 +36,7 @@ def _policy() -> Policy:
 
 def _require_scan() -> None:
     if not g.caller.has_role("scan"):
-        raise Forbidden("Moving stock needs role scan or admin.")
+        raise Forbidden(say("Moving stock needs role scan or admin."))
 
 
 def _number(text: str):
@@ -90,15 +91,16 @@ def move_post():
                        "amount": form["items"][index]["amount"]} for index in filled]}
     try:
         if not filled:
-            raise ValidationError({"items": ["Type an amount to move on at least one row."]})
+            raise ValidationError({"items": [say("Type an amount to move on at least one row.")]})
         moved = moves.post_move(db.session, g.caller, move_schema.load(body), _policy())
     except (ValidationError, ServiceError) as error:
         status = error.status if isinstance(error, ServiceError) else 422
         return _form_page(form, _on_rows(field_errors(error), filled), status)
-    where = (lambda wh, loc: f"{loc or 'unplaced'} ({warehouse_names().get(wh, wh)})")
-    text = (f"Moved {len(filled)} item(s) from {where(body['from']['id_warehouse'], form['from_location'])} "
-            f"to {where(body['to']['id_warehouse'], form['to_location'])}.")
-    flash(text if moved else f"This move was booked already; nothing more moved. {text}")
+    where = (lambda wh, loc: f"{loc or _('unplaced')} ({warehouse_names().get(wh, wh)})")
+    text = _("Moved %(count)s item(s) from %(source)s to %(target)s.", count=len(filled),
+             source=where(body["from"]["id_warehouse"], form["from_location"]),
+             target=where(body["to"]["id_warehouse"], form["to_location"]))
+    flash(text if moved else _("This move was booked already; nothing more moved. %(text)s", text=text))
     target = body["to"]["id_warehouse"]
     if form["to_location"]:
         return redirect(url_for("pages.location_page", id_warehouse=target, code=form["to_location"]), 303)

@@ -14,7 +14,7 @@ from pages.common import PER_PAGE, Pager, csv_response, page_actor, require_admi
 from pages.params import load_args, orders_query
 from pages.signin import check_form_post, signed_in
 from stock import catalog, orders as order_rules, returns as customer_returns
-from stock.errors import Invalid, ServiceError
+from stock.errors import Invalid, ServiceError, say
 from storage.db import db, utc_now
 from transfer import orders as transfer_orders
 
@@ -83,8 +83,8 @@ def close_order(document_number):
 
     def close():
         if not reason or not reason.isprintable() or len(reason) > 1000:
-            raise Invalid("Say why the order is closed (up to 1000 characters).",
-                          {"data": {"reason": ["Say why the order is closed."]}})
+            raise Invalid(say("Say why the order is closed (up to 1000 characters)."),
+                          {"data": {"reason": [say("Say why the order is closed.")]}})
         order_rules.close_order(db.session, g.caller, page_actor(), document_number, reason)
     return _act(document_number, close)
 

@@ -12,10 +12,13 @@ from datetime import date
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
 from schemas.fields import printable
-from stock.errors import Invalid
+from stock.errors import Invalid, say
 
 Page = lambda: fields.Integer(load_default=1, validate=validate.Range(min=1, max=10**6))  # noqa: E731
-Format = lambda: fields.String(load_default="html", validate=validate.OneOf(["html", "csv", "xlsx"]))  # noqa: E731
+# csv: as the page's language writes a CSV (`;` and decimal commas in sl and de); csv-comma and
+# csv-semicolon: the other form, one choice away (pages/common.py download_format).
+Format = lambda: fields.String(load_default="html", validate=validate.OneOf(  # noqa: E731
+    ["html", "csv", "csv-comma", "csv-semicolon", "xlsx"]))
 
 
 class Keyset(fields.Field):
@@ -167,6 +170,7 @@ class PersonForm(Schema):
     role = Role(required=True)
     warehouses = WarehouseList(load_default=list)
     password = fields.String(required=True)
+    language = fields.String(load_default="", validate=validate.OneOf(("", "en", "sl", "de")))
 
 
 class AccessForm(Schema):
@@ -200,6 +204,7 @@ class DepotForm(Schema):
     address = fields.String(load_default="")
     vat_number = fields.String(load_default="")
     remove_logo = fields.Boolean(load_default=False, truthy={"1", "on"}, falsy={"", "0"})
+    language = fields.String(load_default="", validate=validate.OneOf(("", "en", "sl", "de")))
 
 
 class AlertPlace(Keyset):
@@ -236,8 +241,15 @@ class AlertsQuery(Schema):
             raise ValidationError("Not a place in this list: follow the page's links.", "after")
 
 
+class PaperLanguage(fields.String):
+    """?language= of a paper or a label: another language than the depot's (DESIGN 29)."""
+
+    def __init__(self):
+        super().__init__(load_default="", validate=validate.OneOf(("", "en", "sl", "de")))
+
+
 class PickListQuery(Schema):
-    pass
+    language = PaperLanguage()
 
 
 class WebhooksQuery(Schema):
@@ -291,7 +303,7 @@ def load_args(schema, args) -> dict:
     try:
         return schema.load({name: value for name, value in args.items() if value != ""})
     except ValidationError as error:
-        raise Invalid("The page's address has invalid parameters.", error.messages) from None
+        raise Invalid(say("The page's address has invalid parameters."), error.messages) from None
 
 
 # --- printing (pages/printing.py) ------------------------------------------------------------
@@ -305,12 +317,14 @@ class LabelQuery(Schema):
     date_exp = fields.Date(load_default=None)
     copies = fields.Integer(load_default=1, validate=validate.Range(min=1, max=500))
     sheet = Sheet()
+    language = PaperLanguage()
 
 
 class DocumentLabelsQuery(Schema):
     sheet = Sheet()
     # One label per line, or one per package as each line was received (printing/labels.py).
     per = fields.String(load_default="line", validate=validate.OneOf(["line", "package"]))
+    language = PaperLanguage()
 
 
 class LocationLabelsQuery(Schema):

@@ -3,6 +3,7 @@ from flask import g, render_template, request
 
 from pages import bp
 from pages.clock import depot_today
+from pages.common import paper_language
 from pages.params import load_args, pick_list_query
 from pages.signin import signed_in
 from printing.paper import pick_list as plan
@@ -14,4 +15,5 @@ from storage.db import db
 def pick_list(document_number):
     """For every open goods-out line, the lots to take, first expiring first, and what is short."""
     load_args(pick_list_query, request.args)
-    return render_template("pick_list.html", **plan(db.session, g.caller, document_number, depot_today()))
+    with paper_language():
+        return render_template("pick_list.html", **plan(db.session, g.caller, document_number, depot_today()))

@@ -8,6 +8,8 @@ shown beside its field, with the rule's status (409 a clash, 422 a bad value).
 from flask import g, redirect, render_template, request, url_for
 from marshmallow import ValidationError
 
+from language.choice import current
+from language.formats import typed_amount
 from pages import bp
 from pages.clock import depot_today
 from pages.chart import months_between, months_back, stock_chart
@@ -163,11 +165,16 @@ def read_form(posted, with_code: bool) -> dict:
 def api_fields(form: dict, with_code: bool = False) -> dict:
     """The form in the API's shape (POST /v1/products/): numbers where the schema wants them."""
     fields = {key: form[key] for key in ("product_code",) * with_code + TEXT_FIELDS}
+    # Amounts typed with a decimal comma (sl, de) go on as the API's schema reads them.
+    language = current()
+    for key in ("weight_brutto", "weight_netto"):
+        fields[key] = typed_amount(fields[key], language)
     fields["category"] = whole(form["category"])
     fields["lot_level"] = whole(form["lot_level"])
     fields["decimal_places"] = whole(form["decimal_places"])
     fields["active"] = 1 if form["active"] else 0
-    fields["packaging"] = [dict(row) for row in form["packaging"]]
+    fields["packaging"] = [{**row, "amount_base_units": typed_amount(row["amount_base_units"], language)}
+                           for row in form["packaging"]]
     return fields
 
 

@@ -7,10 +7,13 @@ call refuse alike, and each change is a row of the audit trail. A refusal is sho
 its field, with what the form held.
 """
 from flask import flash, g, redirect, render_template, request, url_for
+from flask_babel import gettext as _
 from marshmallow import ValidationError
 
+from language.choice import current
+from language.formats import typed_amount
 from pages import bp
-from pages.common import PER_PAGE, Pager, require_admin, warehouse_name, warehouses
+from pages.common import PER_PAGE, Pager, amount, require_admin, warehouse_name, warehouses
 from pages.params import load_args, reorder_levels_query
 from pages.signin import actor, check_form_post, signed_in
 from schemas.alerts import reorder_level_schema
@@ -38,17 +41,21 @@ def set_reorder_level():
     require_admin()
     form = {name: request.form.get(name, "").strip() for name in FORM_FIELDS}
     try:
-        row = reorder_level_schema.load({**form, "id_warehouse": _whole(form["id_warehouse"])})
+        # An amount typed with a decimal comma (sl, de) reads as the API's schema reads a point.
+        amounts = {name: typed_amount(form[name], current()) for name in ("min_amount", "target_amount") if name in form}
+        row = reorder_level_schema.load({**form, **amounts, "id_warehouse": _whole(form["id_warehouse"])})
         reorder.set_reorder_levels(db.session, actor(), [row], g.caller)
     except ValidationError as error:
         return _refused(form, {name: " ".join(problems) for name, problems in error.messages.items()}, 422)
     except ServiceError as error:
         return _refused(form, _rule_errors(error), error.status)
     if row["min_amount_milli"]:
-        flash(f"{row['product_code']} in {warehouse_name(row['id_warehouse'])}: reorder below "
-              f"{from_milli(row['min_amount_milli'])}, up to {from_milli(row['target_amount_milli'])}.")
+        flash(_("%(product)s in %(warehouse)s: reorder below %(minimum)s, up to %(target)s.",
+                product=row["product_code"], warehouse=warehouse_name(row["id_warehouse"]),
+                minimum=amount(row["min_amount_milli"]), target=amount(row["target_amount_milli"])))
     else:
-        flash(f"{row['product_code']} in {warehouse_name(row['id_warehouse'])} has no reorder level now.")
+        flash(_("%(product)s in %(warehouse)s has no reorder level now.", product=row["product_code"],
+                warehouse=warehouse_name(row["id_warehouse"])))
     return redirect(url_for("pages.reorder_levels", product=row["product_code"]), 303)
 
 

@@ -14,6 +14,7 @@ from functools import wraps
 from urllib.parse import urlsplit
 
 from flask import abort, after_this_request, current_app, g, redirect, render_template, request, session, url_for
+from flask_babel import gettext as _
 from flask.sessions import SecureCookieSessionInterface
 from sqlalchemy import select
 
@@ -22,7 +23,7 @@ from identity.client import KEY_NAME, came_over_https, client_address
 from models import ServiceSetting
 from pages import bp
 from stock.audit import Actor
-from stock.errors import Forbidden
+from stock.errors import Forbidden, say
 from storage.db import db, writing
 
 SECRET_NAME = "page_session_secret"
@@ -117,7 +118,7 @@ def admin_only(view):
     @wraps(view)
     def checked(*args, **kwargs):
         if not g.caller.has_role("admin"):
-            raise Forbidden("This page is for people of role admin.")
+            raise Forbidden(say("This page is for people of role admin."))
         return view(*args, **kwargs)
 
     return signed_in(checked)
@@ -190,7 +191,7 @@ def login_post():
             f"Too many failed sign-ins from this computer. Try again in {minutes} minute(s).")), \
             429, {"Retry-After": str(throttled.retry_after)}
     except people.SignInRefused:
-        return render_template("login.html", **form, error="The name or the password is wrong."), 401
+        return render_template("login.html", **form, error=_("The name or the password is wrong.")), 401
     # A fresh session at sign-in: nothing from before it (a planted token) carries over.
     token = sessions.start(db.session, person, address())
     session.clear()

@@ -10,7 +10,7 @@ from pages.common import PER_PAGE, Pager, csv_response, warehouse_namer, warehou
 from pages.params import load_args, stock_query
 from pages.signin import signed_in
 from stock import packages, placed_stock, reports
-from stock.errors import Invalid
+from stock.errors import Invalid, say
 from stock.quantities import from_milli
 from storage.db import db
 
@@ -30,8 +30,8 @@ def stock_page():
         return csv_response("stock", ["id_warehouse", "warehouse_name", "product_code", "name", "lot", "amount",
                                       "unit"], _file_rows(rows, warehouse_namer()))
     if query["after"] is not None and len(query["after"]) != (2 if query["level"] == 0 else 3):
-        raise Invalid("The page's address has invalid parameters.",
-                      {"after": ["Not a place in this list: follow the page's links."]})
+        raise Invalid(say("The page's address has invalid parameters."),
+                      {"after": [say("Not a place in this list: follow the page's links.")]})
     size = PER_PAGE["stock"]
     rows = reports.inventory(db.session, g.caller, filters, search=query["q"], **Pager.fetch(query, size))
     total = reports.count_inventory(db.session, g.caller, filters, search=query["q"])
@@ -57,8 +57,8 @@ def _by_location(query: dict, filters: dict, racks: set[int]):
                             ((r["id_warehouse"], named(r["id_warehouse"]), r["location"], r["product_code"], r["name"],
                               r["lot"], from_milli(r["amount_milli"]), r["unit"]) for r in rows))
     if query["after"] is not None and len(query["after"]) != (3 if query["level"] == 0 else 4):
-        raise Invalid("The page's address has invalid parameters.",
-                      {"after": ["Not a place in this list: follow the page's links."]})
+        raise Invalid(say("The page's address has invalid parameters."),
+                      {"after": [say("Not a place in this list: follow the page's links.")]})
     size = PER_PAGE["stock"]
     rows = placed_stock.inventory_by_location(db.session, g.caller, filters, query["q"], location,
                                               **Pager.fetch(query, size))

@@ -52,8 +52,9 @@ def _register_fonts() -> None:
 
 
 def labels_pdf(labels: list[dict], size: tuple[float, float], sheet: bool = False,
-               title: str = "Labels") -> bytes:
-    """The labels as one PDF: each on a page of the label's size (mm), or side by side on A4."""
+               title: str = "Labels", words=None) -> bytes:
+    """The labels as one PDF: each on a page of the label's size (mm), or side by side on A4.
+    `words`: the translator of the labels' words (layout.py foot), English when none."""
     _register_fonts()
     out = io.BytesIO()
     page = A4 if sheet else size
@@ -71,7 +72,7 @@ def labels_pdf(labels: list[dict], size: tuple[float, float], sheet: bool = Fals
     for index, label in enumerate(labels):
         key = tuple(sorted(label.items()))
         if key not in forms:
-            bottom = foot(label, box, text_width)
+            bottom = foot(label, box, text_width, words)
             barcode = (label["barcode"], bottom.barcode_height, label.get("symbology"))
             if barcode not in barcodes:
                 barcodes[barcode] = f"barcode{len(barcodes)}"

@@ -11,7 +11,7 @@ from stock.caller import Caller
 from models import BatchItem, Packaging, Product
 from printing.barcodes import CODE128
 from stock import locations, records
-from stock.errors import Invalid, NotFound
+from stock.errors import Invalid, NotFound, say
 
 LOCATION_LABELS_MAX = 2000  # of one warehouse at once: four rolls
 COPIES_MAX = 500  # one roll of labels; a bigger number is more likely a typo than a need
@@ -101,13 +101,13 @@ def location_labels(session, caller: Caller, id_warehouse: int, codes: list[str]
     Codes are matched in any case; one the warehouse does not have: Invalid naming `code`."""
     known = {locations.code_key(found["code"]): found for found in locations.list_locations(session, caller, id_warehouse)}
     if not codes:
-        raise Invalid("Choose the locations to print labels for.", {"code": ["Tick at least one location."]})
+        raise Invalid(say("Choose the locations to print labels for."), {"code": [say("Tick at least one location.")]})
     if len(codes) > LOCATION_LABELS_MAX:
-        raise Invalid(f"At most {LOCATION_LABELS_MAX} labels at once.", {"code": ["Too many locations chosen."]})
+        raise Invalid(say("At most %(count)s labels at once.", count=LOCATION_LABELS_MAX), {"code": [say("Too many locations chosen.")]})
     unknown = [code for code in codes if locations.code_key(code) not in known]
     if unknown:
-        raise Invalid(f"No location {unknown[0]!r} in warehouse {id_warehouse}.",
-                      {"code": [f"Unknown location(s): {', '.join(unknown[:10])}."]})
+        raise Invalid(say("No location %(code)r in warehouse %(number)s.", code=unknown[0], number=id_warehouse),
+                      {"code": [say("Unknown location(s): %(codes)s.", codes=", ".join(unknown[:10]))]})
     chosen = {locations.code_key(code) for code in codes}
     return [{"product_code": found["code"], "name": found["name"], "unit": "", "barcode": found["code"],
              "lot": "", "date_exp": "", "symbology": CODE128}

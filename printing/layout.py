@@ -71,16 +71,24 @@ class Foot:
     barcode_height: float
 
 
-def foot(label: dict, box: Layout, width_of) -> Foot:
+def english(message: str, **values) -> str:
+    """The label's words as written here, in English: the translator when none is given."""
+    return message % values if values else message
+
+
+def foot(label: dict, box: Layout, width_of, words=None) -> Foot:
     """Lot and best-before at the bottom, the best-before always whole.
 
     `width_of(text, height)` is the text's width in millimetres at that height (the PDF's font
     metrics, or ZPL's estimate). The two share a line while they fit at most a little smaller;
     else the lot takes a line of its own above the date, from the barcode's height, shrinking as
     far as SMALLEST_TEXT. Only a lot too long even for that is cut, and never the date.
+    `words(message, **values)`: the label's words in the paper's language (the page gives its
+    translator; printing/ knows no Flask); English when none is given.
     """
-    lot = f"Lot {label['lot']}" if label.get("lot") else ""
-    best = f"Best before {label['date_exp']}" if label.get("date_exp") else ""
+    words = words or english
+    lot = words("Lot %(lot)s", lot=label["lot"]) if label.get("lot") else ""
+    best = words("Best before %(day)s", day=label["date_exp"]) if label.get("date_exp") else ""
     height, room = box.foot_height, box.inner_width
     if not (lot or best):
         return Foot((), box.barcode_height)

@@ -23,14 +23,14 @@ def field_data(text: str) -> str:
     return text.replace("\\", "\\5C").replace("^", "\\5E").replace("~", "\\7E")
 
 
-def label_zpl(label: dict, size: tuple[float, float], copies: int = 1) -> str:
-    """One label format, printed `copies` times."""
+def label_zpl(label: dict, size: tuple[float, float], copies: int = 1, words=None) -> str:
+    """One label format, printed `copies` times; `words` translates its words (layout.py foot)."""
     box = layout(size)
     left = dots(box.margin)
     lines = ["^XA", "^CI28", f"^PW{dots(box.width)}", f"^LL{dots(box.height)}", "^LH0,0"]
     lines.append(_text(label["product_code"], left, box.code_top, box.code_height, box))
     lines.append(_text(label["name"], left, box.name_top, box.name_height, box))
-    bottom = foot(label, box, text_width)
+    bottom = foot(label, box, text_width, words)
     barcode = _barcode(label["barcode"], left, box, bottom.barcode_height, label.get("symbology"))
     if barcode:
         lines.append(barcode)
@@ -40,7 +40,7 @@ def label_zpl(label: dict, size: tuple[float, float], copies: int = 1) -> str:
     return "\n".join(lines) + "\n"
 
 
-def labels_zpl(labels: list[dict], size: tuple[float, float]) -> str:
+def labels_zpl(labels: list[dict], size: tuple[float, float], words=None) -> str:
     """Several labels, one format each, to send in one go; copies of one label in a row (a line's
     packages) are one format that the printer prints that many times."""
     formats, index = [], 0
@@ -48,7 +48,7 @@ def labels_zpl(labels: list[dict], size: tuple[float, float]) -> str:
         copies = 1
         while index + copies < len(labels) and labels[index + copies] == labels[index]:
             copies += 1
-        formats.append(label_zpl(labels[index], size, copies))
+        formats.append(label_zpl(labels[index], size, copies, words))
         index += copies
     return "".join(formats)
 

@@ -5,6 +5,7 @@ The work is transfer/'s: these views only take the file in and hand the answer o
 """
 from flask import Blueprint, Response, request, stream_with_context
 
+from language.choice import depot_language
 from routes.access import actor, caller
 from routes.operation import operation, query_args
 from routes.parsing import load_form
@@ -36,7 +37,7 @@ def import_file(kind):
     form = load_form(import_form_schema)
     report = importing.run(db.session, kind, upload.stream, upload.filename or "", actor=actor(),
                            caller=caller(), dry_run=query_args().get("dry_run", False),
-                           encoding=form.get("encoding"), mapping=form.get("mapping"))
+                           encoding=form.get("encoding"), mapping=form.get("mapping"), language=depot_language())
     answer = report.answer()
     if report.errors:
         return {"error": {"status": 422, "code": "validation_error",

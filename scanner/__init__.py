@@ -28,13 +28,17 @@
                      may drive them alone)
     flow.js, locations.js, amounts.js   a flow's rules (what a scan adds, the batches it books); locations
                      on the device (a code looked up, the pick plan followed, a move's body); amounts (no DOM)
+    language.js      the device's own language, kept in a cookie of /scan, the page drawn again in it
+    words.js         the page's words in its language, t("..."), from the catalogues the page carries;
+                     numbers and dates by Intl (DESIGN 29)
     worker.js        the service worker (offline start): keeps every file of static/, listed by
                      views.py as it serves it
 
 The page speaks only the public /v1 API with the device's key, as any scanner app does; it
-needs no session and sets no cookie.
+needs no session, and the service sets no cookie (the device keeps its language in one of its own).
+The page is drawn in the device's language, else the depot's, else the browser's (language/).
 
-May import: version, page_policy, static_files, flask. Nothing of the rules: the page books through /v1 like any scanner,
+May import: version, page_policy, static_files, language, flask. Nothing of the rules: the page books through /v1 like any scanner,
 so that a batch from a phone meets exactly the rules of a batch from any other scanner.
 """
 from pathlib import Path

@@ -4,8 +4,12 @@ import hashlib
 import json
 
 from flask import make_response, render_template, request
+from flask_babel import force_locale
 from markupsafe import Markup
 
+from language import LANGUAGES, NAMES
+from language.catalogue import scanner_messages
+from language.choice import browser_language, depot_language
 from page_policy import blueprint_policy
 from scanner import STATIC, bp
 from version import VERSION
@@ -41,10 +45,34 @@ def _worker() -> bytes:
 WORKER = _worker()
 
 
+# The device's own language (DESIGN 29), chosen on the scanner's home screen and kept by the
+# device itself in a cookie of /scan alone (language.js): the page is drawn in it from the start.
+LANGUAGE_COOKIE = "scan_language"
+
+
+def device_language() -> str:
+    chosen = request.cookies.get(LANGUAGE_COOKIE, "")
+    return chosen if chosen in LANGUAGES else ""
+
+
+def page_language() -> str:
+    """The device's choice, else the depot's, else the browser's, else English."""
+    return device_language() or depot_language() or browser_language() or "en"
+
+
+def words_json(language: str) -> Markup:
+    """The scripts' words as JSON that may stand inside <script>: no "</" can close it."""
+    return Markup(json.dumps(scanner_messages(language), ensure_ascii=False, sort_keys=True).replace("<", "\\u003c"))
+
+
 @bp.get("/scan")
 def scan_page():
     """The scanner: pairing, the four flows, the queue of batches waiting to be sent."""
-    response = make_response(render_template("scanner/scan.html", version=VERSION, import_map=Markup(IMPORT_MAP)))
+    language = page_language()
+    with force_locale(language):
+        page = render_template("scanner/scan.html", version=VERSION, import_map=Markup(IMPORT_MAP), language=language,
+                               words=words_json(language), device_language=device_language(), language_names=NAMES)
+    response = make_response(page)
     # The page is kept by the service worker; the browser's own cache must never serve an old one,
     # and asks again with the page's ETag: a reload costs a 304 while the release is the same.
     response.headers["Cache-Control"] = "no-cache"
@@ -55,7 +83,9 @@ def scan_page():
 @bp.get("/scan/help")
 def scan_help():
     """What the phone needs: HTTPS for the camera and for starting offline, and how to pair."""
-    return render_template("scanner/help.html", version=VERSION, host=request.host)
+    language = page_language()
+    with force_locale(language):
+        return render_template("scanner/help.html", version=VERSION, host=request.host, language=language)
 
 
 @bp.get("/scan/worker.js")

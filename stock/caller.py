@@ -40,6 +40,7 @@ class Caller:
     warehouses: frozenset | None  # None: every warehouse
     expires: datetime | None = None  # a key's expiry (aware, UTC)
     person_id: int | None = None
+    language: str = ""  # a person's own language for the pages ("" follows the depot's)
 
     @property
     def kind(self) -> str:

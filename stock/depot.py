@@ -17,10 +17,12 @@ from sqlalchemy import select
 
 from models import ServiceSetting
 from stock import audit
-from stock.errors import Invalid
+from stock.errors import Invalid, say
 from storage.db import writing
 
 ID, NAME, ADDRESS, VAT_NUMBER, LOGO = "depot_id", "depot_name", "depot_address", "depot_vat_number", "depot_logo"
+LANGUAGE = "depot_language"
+LANGUAGES = ("en", "sl", "de")  # as language/ serves them (DESIGN 29)
 FIELDS = {"name": NAME, "address": ADDRESS, "vat_number": VAT_NUMBER}
 LIMITS = {"name": 100, "address": 500, "vat_number": 50}
 LOGO_MAX_BYTES = 256 * 1024
@@ -31,6 +33,39 @@ def profile(session) -> dict:
     """{name, address, vat_number, logo}: the texts ("" where none) and whether a logo is kept."""
     kept = _settings(session)
     return {**{field: kept.get(setting, "") for field, setting in FIELDS.items()}, "logo": LOGO in kept}
+
+
+def language(session) -> str | None:
+    """The language the depot page chose for the depot (pages, paper, scanner); None: not chosen."""
+    return session.scalar(select(ServiceSetting.value).where(ServiceSetting.name == LANGUAGE)) or None
+
+
+def set_language(session, actor: audit.Actor, chosen: str | None) -> None:
+    """Choose the depot's language (one of LANGUAGES), or none (""/None: WAREHOUSE_LANGUAGE, else
+    each browser's)."""
+    chosen = _checked_language(chosen)
+    with writing(session):
+        _put_language(session, actor, chosen)
+
+
+def _checked_language(chosen: str | None) -> str:
+    chosen = (chosen or "").strip().lower()
+    if chosen and chosen not in LANGUAGES:
+        message = say("The language %(language)r is not one of %(languages)s.", language=chosen,
+                      languages=", ".join(LANGUAGES))
+        raise Invalid(message, {"language": [message]})
+    return chosen
+
+
+def _put_language(session, actor: audit.Actor, chosen: str) -> None:
+    before = language(session)
+    if (before or "") == chosen:
+        return
+    if chosen:
+        _put(session, LANGUAGE, chosen)
+    else:
+        session.delete(session.get(ServiceSetting, LANGUAGE))
+    audit.record(session, actor, "depot.language", "", {"language": [before, chosen or None]})
 
 
 def logo(session) -> tuple[str, bytes] | None:
@@ -46,11 +81,13 @@ def logo(session) -> tuple[str, bytes] | None:
 
 
 def update_profile(session, actor: audit.Actor, fields: dict, new_logo: bytes | None = None,
-                   remove_logo: bool = False) -> None:
-    """Replace the texts given (name, address, vat_number); a new logo, or none when `remove_logo`.
+                   remove_logo: bool = False, chosen_language: str | None = None) -> None:
+    """Replace the texts given (name, address, vat_number); a new logo, or none when `remove_logo`;
+    the depot's language when `chosen_language` is given ("" for none).
 
     Invalid names each field at fault, and nothing is changed."""
     texts = {field: _checked(field, value) for field, value in fields.items()}
+    chosen_language = None if chosen_language is None else _checked_language(chosen_language)
     stored_logo = None if new_logo is None else _logo_value(new_logo)
     with writing(session):
         kept = _settings(session)
@@ -66,6 +103,8 @@ def update_profile(session, actor: audit.Actor, fields: dict, new_logo: bytes | 
             changes["logo"] = [_logo_note(kept[LOGO]), None]
         if changes:
             audit.record(session, actor, "depot.update", texts.get("name") or kept.get(NAME, ""), changes)
+        if chosen_language is not None:
+            _put_language(session, actor, chosen_language)
 
 
 def _checked(field: str, value) -> str:

@@ -6,10 +6,11 @@ found in this one place.
 """
 import click
 
-from storage.errors import ServiceError, StorageFull, Unavailable
+from storage.errors import Said, ServiceError, StorageFull, Unavailable, say
 
 __all__ = ["ServiceError", "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "InsufficientStock",
-           "Invalid", "invalid_field", "Unavailable", "StorageFull", "SettingError", "item_errors"]
+           "Invalid", "invalid_field", "Unavailable", "StorageFull", "SettingError", "item_errors",
+           "Said", "say"]
 
 
 class BadRequest(ServiceError):

@@ -12,7 +12,7 @@ from sqlalchemy import and_, func, select
 from models import BestBefore, Location, LocationBalance, Warehouse
 from stock import audit
 from stock.caller import Caller, require_may_manage
-from stock.errors import Conflict, NotFound, invalid_field
+from stock.errors import Conflict, NotFound, invalid_field, say
 from stock.naming import warehouse_words
 from storage.db import writing
 
@@ -85,7 +85,8 @@ def update_location(session, actor: audit.Actor, caller: Caller | None, id_wareh
     with writing(session, [id_warehouse]):
         location = get_location(session, id_warehouse, code)
         if location is None:
-            raise NotFound(f"No location {code} in {warehouse_words(session, id_warehouse)}.")
+            raise NotFound(say("No location %(code)s in %(warehouse)s.", code=code,
+                                warehouse=warehouse_words(session, id_warehouse)))
         change_location(session, actor, location, fields)
 
 
@@ -95,7 +96,8 @@ def add_location(session, actor: audit.Actor, fields: dict) -> None:
     _require_warehouse(session, id_warehouse)
     taken = get_location(session, id_warehouse, fields["code"])
     if taken is not None:
-        message = f"{warehouse_words(session, id_warehouse)} has a location {taken.code} already."
+        message = say("%(warehouse)s has a location %(code)s already.", warehouse=warehouse_words(session, id_warehouse),
+                      code=taken.code)
         raise Conflict(message, {"data": {"code": [message]}})
     location = Location(id_warehouse=id_warehouse, code=fields["code"], code_key=code_key(fields["code"]),
                         sort_key=sort_key(fields["code"]), name=fields.get("name", ""),
@@ -122,8 +124,8 @@ def change_location(session, actor: audit.Actor, location: Location, fields: dic
             LocationBalance.id_warehouse == id_warehouse, LocationBalance.location == location.code,
             LocationBalance.amount_milli != 0))
         if held:
-            message = (f"Location {location.code} holds stock of {held} product/lot(s): move it away "
-                       "before deactivating the location.")
+            message = say("Location %(code)s holds stock of %(count)s product/lot(s): move it away "
+                          "before deactivating the location.", code=location.code, count=held)
             raise Conflict(message, {"data": {"active": [message]}})
     for name in ("name", "sequence", "hold", "active"):
         if name in fields:

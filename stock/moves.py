@@ -19,7 +19,7 @@ from models import BestBefore, Move, Product, WarehouseDocument
 from stock import placement
 from stock.balances import add_document_items, change_balances, new_document
 from stock.caller import Caller, utc_text
-from stock.errors import Conflict, InsufficientStock, Invalid
+from stock.errors import Conflict, InsufficientStock, Invalid, say
 from stock.naming import lot_words, product_words, warehouse_words
 from stock.policy import Policy
 from stock.quantities import from_milli, within_places
@@ -62,7 +62,7 @@ def _is_retry(session, move: dict, digest: str) -> bool:
     if stored is None:
         return False
     if stored != digest:
-        message = f"Move {move['move_id']} exists already with other content."
+        message = say("Move %(move_id)s exists already with other content.", move_id=move["move_id"])
         raise Conflict(message, {"data": {"move_id": [message]}})
     return True
 
@@ -76,7 +76,7 @@ def _book_move(session, caller: Caller, move: dict, digest: str, policy: Policy)
     from_location = placement.resolve(session, source["id_warehouse"], source["location"], ("data", "from", "location"))
     to_location = placement.resolve(session, target["id_warehouse"], target["location"], ("data", "to", "location"))
     if within and from_location == to_location:
-        message = "A move within a warehouse goes from one location to another."
+        message = say("A move within a warehouse goes from one location to another.")
         raise Invalid(message, {"data": {"to": {"location": [message]}}})
     products = _check_items(session, move["items"])
     # First written, so that a copy racing this one waits on its key and then finds it.

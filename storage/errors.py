@@ -8,6 +8,29 @@ in one place. Imports nothing of the project.
 """
 
 
+class Said(str):
+    """A message a person may read, in English, that still knows its words and their values.
+
+    The API answers the English text as it always did (a Said is a str); a page translates it
+    again from `id` and `params` (language/ `translated`), so a rule's refusal reads in the
+    person's language without the rules knowing of Flask or catalogues. `id` is the catalogue's
+    message id, with %(name)s placeholders; `pybabel extract` finds it by the keyword `say`.
+    """
+
+    id: str
+    params: dict
+
+    def __new__(cls, id: str, params: dict):
+        said = super().__new__(cls, id % params if params else id)
+        said.id, said.params = id, params
+        return said
+
+
+def say(id: str, **params) -> Said:
+    """A person's message by its id and values: say("No product %(code)r.", code=code)."""
+    return Said(id, params)
+
+
 class ServiceError(Exception):
     status = 500
     code = "internal_error"

@@ -3,8 +3,8 @@
 Reading: in the encoding asked for, else the one transfer/encodings.py finds (UTF-8 with or
 without a byte-order mark, Windows-1250 or Windows-1252: what Excel saves on a Central or
 Western European Windows); the delimiter is the one of `,` `;` or tab found most often in the
-header row. Writing: UTF-8 with a byte-order mark (so Excel reads the accents), comma,
-CRLF, as a generator of text pieces (a thousand rows each) that never holds the whole file.
+header row. Writing: UTF-8 with a byte-order mark (so Excel reads the accents), comma (or `;` with
+decimal commas, as Slovenian and German Excel want), CRLF, as a generator of text pieces (a thousand rows each) that never holds the whole file.
 """
 import csv
 import io
@@ -20,8 +20,8 @@ BOM = "\ufeff"
 ROWS_PER_PIECE = 1000
 
 
-def read(data: bytes, encoding: str | None = None) -> Table:
-    text, used = decode(data, encoding)
+def read(data: bytes, encoding: str | None = None, language: str | None = None) -> Table:
+    text, used = decode(data, encoding, language)
     if not text.strip():
         raise FileRefused("The file is empty.")
     delimiter = detect_delimiter(text)
@@ -41,12 +41,12 @@ def read(data: bytes, encoding: str | None = None) -> Table:
                  encoding=used, encoding_detected=encoding is None)
 
 
-def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
-    """(text, encoding used)."""
+def decode(data: bytes, encoding: str | None = None, language: str | None = None) -> tuple[str, str]:
+    """(text, encoding used); `language`: the depot's (transfer/encodings.py detect)."""
     if b"\x00" in data[:65536]:
         raise FileRefused("Not a CSV, XLSX or ODS file (it holds binary data).")
     try:
-        return encodings.decode(data, encoding)
+        return encodings.decode(data, encoding, language)
     except encodings.NotText as error:
         raise FileRefused(str(error)) from None
 
@@ -82,11 +82,15 @@ def cell_text(value):
     return value
 
 
-def write(header: list[str], rows):
+def write(header: list[str], rows, separator: str = ",", decimal_comma: bool = False):
     """The CSV file as text pieces of a thousand rows each (a generator: flat memory however
-    many rows; each piece is one write of the server, not one per row)."""
+    many rows; each piece is one write of the server, not one per row). Slovenian and German
+    Excel open `;` with decimal commas (DESIGN 29): `decimal_comma` writes amounts so."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
+    writer = csv.writer(buffer, delimiter=separator, lineterminator="\r\n")
+    if decimal_comma:
+        rows = ([str(value).replace(".", ",") if value.__class__ in (Decimal, float) else value for value in row]
+                for row in rows)
     writer.writerow(header)
     yield BOM + buffer.getvalue()
     rows = iter(rows)

@@ -19,6 +19,9 @@ import re
 import unicodedata
 
 UTF8, CENTRAL, WESTERN = "utf-8", "windows-1250", "windows-1252"
+# The code page a depot's language saves in (DESIGN 29): what a file from its own office's Excel
+# most likely is when the bytes alone cannot tell ("Crème" reads as a word either way).
+CODE_PAGES = {"sl": CENTRAL, "de": WESTERN}
 NAMES = {UTF8: "UTF-8", CENTRAL: "Windows-1250 (Central European)", WESTERN: "Windows-1252 (Western European)"}
 CODECS = {UTF8: "utf-8-sig", CENTRAL: "cp1250", WESTERN: "cp1252"}
 
@@ -53,9 +56,10 @@ class NotText(ValueError):
     """Bytes that are no text in the encoding asked for."""
 
 
-def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
-    """(text, encoding used): in `encoding`, or in the one detected when it is None."""
-    chosen = encoding or detect(data)
+def decode(data: bytes, encoding: str | None = None, language: str | None = None) -> tuple[str, str]:
+    """(text, encoding used): in `encoding`, or in the one detected when it is None (`language`:
+    the depot's, which settles a guess the bytes leave open)."""
+    chosen = encoding or detect(data, language)
     if chosen is None:
         raise NotText("Not text in UTF-8, Windows-1250 or Windows-1252: save it as \"CSV UTF-8\".")
     try:
@@ -65,8 +69,10 @@ def decode(data: bytes, encoding: str | None = None) -> tuple[str, str]:
                       f"position {error.start + 1}): choose the file's encoding.") from None
 
 
-def detect(data: bytes) -> str | None:
-    """UTF-8, else the likelier code page; None when neither reads the bytes."""
+def detect(data: bytes, language: str | None = None) -> str | None:
+    """UTF-8, else the likelier code page; None when neither reads the bytes. When both readings
+    are words of their regions alike (the first two measures of _likelihood tie), the code page of
+    the depot's `language` is taken, where it has one, before how common the letters are."""
     try:
         data.decode("utf-8")
         return UTF8
@@ -83,6 +89,9 @@ def detect(data: bytes) -> str | None:
             continue
     if not scores:
         return None
+    preferred = CODE_PAGES.get(language or "")
+    if preferred and len(scores) == 2 and scores[CENTRAL][:2] == scores[WESTERN][:2]:
+        return preferred
     # Both equally: the code page DESIGN 19 names for a file not in UTF-8.
     return max((WESTERN, CENTRAL), key=lambda encoding: scores.get(encoding, (-10**9,)))
 

@@ -12,8 +12,9 @@ XLSX_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet"
 FORMATS = ("csv", "xlsx")
 
 
-def export(name: str, header: list[str], rows, format: str):
-    """(media type, file name, iterator of the file's pieces) of the list in `format`."""
+def export(name: str, header: list[str], rows, format: str, separator: str = ",", decimal_comma: bool = False):
+    """(media type, file name, iterator of the file's pieces) of the list in `format`; a CSV's
+    `separator`, and amounts with a decimal comma, as the office's language writes them."""
     if format == "xlsx":
         file = xlsx_format.write(header, rows, title=name)
         return XLSX_TYPE, f"{name}.xlsx", xlsx_format.chunks(file)
@@ -25,4 +26,4 @@ def export(name: str, header: list[str], rows, format: str):
     if first is not None:
         rows = chain((first,), rows)
     return "text/csv; charset=utf-8", f"{name}.csv", (piece.encode("utf-8")
-                                                     for piece in csv_format.write(header, rows))
+                                                     for piece in csv_format.write(header, rows, separator, decimal_comma))

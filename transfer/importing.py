@@ -113,10 +113,11 @@ class _RolledBack(Exception):
     """Ends the write transaction without keeping it (a dry run, or refused rows)."""
 
 
-def read_table(file, filename: str, kind: str, encoding: str | None = None):
+def read_table(file, filename: str, kind: str, encoding: str | None = None, language: str | None = None):
     """The file as a Table, by what it holds (an .xlsx or .ods is a zip archive), not by its name.
 
-    `encoding` is a CSV's (transfer/encodings.py); None finds it.
+    `encoding` is a CSV's (transfer/encodings.py); None finds it, the depot's `language` settling
+    a code page the bytes leave open.
     """
     head = file.read(8)
     file.seek(0)
@@ -135,12 +136,12 @@ def read_table(file, filename: str, kind: str, encoding: str | None = None):
         raise FileRefused("Not a readable XLSX workbook.")
     if filename.lower().endswith(".ods"):
         raise FileRefused("Not a readable ODS spreadsheet.")
-    return csv_format.read(file.read(), encoding)
+    return csv_format.read(file.read(), encoding, language)
 
 
 def run(session, kind_name: str, file, filename: str = "", actor: audit.Actor | None = None,
         caller=None, dry_run: bool = False, progress=None, on_rows=None, encoding: str | None = None,
-        mapping: dict | None = None) -> Report:
+        mapping: dict | None = None, language: str | None = None) -> Report:
     """Import `file` (a binary file object) as records of one kind; the report says what happened.
 
     `encoding`: a CSV's, None to find it. `mapping`: {header as in the file: column of the kind,
@@ -148,7 +149,7 @@ def run(session, kind_name: str, file, filename: str = "", actor: audit.Actor | 
     `progress(n)` is called as rows are done; `on_rows(count)` once the rows are known.
     """
     try:
-        table = read_table(file, filename, kind_name, encoding)
+        table = read_table(file, filename, kind_name, encoding, language)
     except FileRefused as refused:
         report = Report()
         report.errors.append({"row": refused.row, "column": refused.column, "message": refused.message})

@@ -1,3 +1,4 @@
+import { t } from "./words.js";
 // Calls to the service with the device's key, each answer turned into what the page does next:
 //   ok        2xx: done
 //   refused   the service said no (400, 404, 409, 413, 422): a person must look, trying again changes nothing
@@ -21,7 +22,7 @@ export async function call(key, method, path, { json, raw, type, timeoutMs = TIM
     response = await fetch(path, { method, headers, body, cache: "no-store", credentials: "omit",
                                    signal: AbortSignal.timeout(timeoutMs) });
   } catch {
-    return { kind: "later", status: 0, message: "The service did not answer.", retryAfter: 0 };
+    return { kind: "later", status: 0, message: t("The service did not answer."), retryAfter: 0 };
   }
   let data = null;
   try {
@@ -31,7 +32,7 @@ export async function call(key, method, path, { json, raw, type, timeoutMs = TIM
   }
   const status = response.status;
   if (response.ok && data !== null) return { kind: "ok", status, data };
-  const message = data?.error?.message || `The service answered ${status}.`;
+  const message = data?.error?.message || t("The service answered %(status)s.", { status });
   if (response.ok || status >= 500 || status === 408 || status === 429) {
     return { kind: "later", status, message, retryAfter: Number(response.headers.get("Retry-After")) || 0 };
   }

@@ -8,6 +8,7 @@ import { count } from "./count.js";
 import { refresh } from "./data.js";
 import { allowSound } from "./feedback.js";
 import { ScanInput } from "./input.js";
+import { chooseLanguage } from "./language.js";
 import { move } from "./move.js";
 import { pair, pairFromAddress, unpair } from "./pairing.js";
 import { pick } from "./pick.js";
@@ -23,6 +24,7 @@ import { show } from "./show.js";
 import { load, offer, state } from "./state.js";
 import { drawQueue, drawStatus } from "./status.js";
 import { toggleCamera } from "./viewfinder.js";
+import { t } from "./words.js";
 
 const REFRESH_MS = 60000; // the offline data, at most once a minute while the page is open
 const TICK_MS = 5000;
@@ -54,8 +56,7 @@ function keepForOffline() {
   if (window.isSecureContext && "serviceWorker" in navigator) {
     navigator.serviceWorker.register("/scan/worker.js", { scope: "/scan" }).catch(() => {});
   } else {
-    note("This page came over plain HTTP: it keeps what you book while it stays open, but starting it "
-         + "without the network, and the camera, need HTTPS (see Help).", "info");
+    note(t("This page came over plain HTTP: it keeps what you book while it stays open, but starting it without the network, and the camera, need HTTPS (see Help)."), "info");
   }
 }
 
@@ -86,6 +87,7 @@ function wire() {
   $("send-now").addEventListener("click", () => send(true));
   $("refresh").addEventListener("click", () => refresh());
   $("unpair").addEventListener("click", unpair);
+  $("language").addEventListener("change", chooseLanguage);
   $("queue-list").addEventListener("click", entryAction);
   $("book").addEventListener("click", book);
   $("leave").addEventListener("click", leave);
@@ -106,4 +108,4 @@ function wire() {
   });
 }
 
-start().catch((error) => note(`The scanner could not start: ${error.message}`, "error"));
+start().catch((error) => note(t("The scanner could not start: %(problem)s", { problem: error.message }), "error"));

@@ -6,6 +6,7 @@ import { confirm, note } from "./screen.js";
 import { send } from "./sending.js";
 import { show } from "./show.js";
 import { keepFlow, state } from "./state.js";
+import { t } from "./words.js";
 
 /** A click on the queue's list: the entry's button, if it was one. */
 export async function entryAction(event) {
@@ -18,11 +19,11 @@ export async function entryAction(event) {
     await queue.sendAgain(id);
     await send(true);
   } else if (button.dataset.act === "delete") {
-    if (await confirm(`Delete "${entry.summary.title}" from this device? The service never booked it.`, "Delete")) {
+    if (await confirm(t("Delete “%(title)s” from this device? The service never booked it.", { title: entry.summary.title }), t("Delete"))) {
       await queue.remove(id);
     }
   } else if (button.dataset.act === "edit") {
-    if (state.flow) return note("Finish or discard the open flow first.", "error");
+    if (state.flow) return note(t("Finish or discard the open flow first."), "error");
     state.flow = entry.summary.flow;
     await keepFlow();
     await queue.remove(id);

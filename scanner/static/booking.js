@@ -12,6 +12,7 @@ import { clearNote, focusScan, note } from "./screen.js";
 import { send } from "./sending.js";
 import { show } from "./show.js";
 import { keepFlow, screenOf, state } from "./state.js";
+import { t } from "./words.js";
 
 const APP_VERSION = `browser scanner ${document.body.dataset.version}`;
 
@@ -19,7 +20,7 @@ const APP_VERSION = `browser scanner ${document.body.dataset.version}`;
 export async function open(kind) {
   if (!state.warehouses.length && state.refreshing) await state.refreshing; // just paired: the first fetch
   if (!state.warehouses.length) {
-    return note("The device has no warehouses yet: it needs the service once to fetch them (Refresh).", "error");
+    return note(t("The device has no warehouses yet: it needs the service once to fetch them (Refresh)."), "error");
   }
   const flow = await screenOf(kind).ask();
   if (flow) await begin(flow);
@@ -49,7 +50,7 @@ export async function book() {
 
 async function bookOpenFlow() {
   const flow = state.flow;
-  if (!flow || !flow.lines.length) return tell("error", "Nothing scanned yet", "", performance.now());
+  if (!flow || !flow.lines.length) return tell("error", t("Nothing scanned yet"), "", performance.now());
   const problem = flow.lines.map(rules.amountProblem).find(Boolean);
   if (problem) return tell("error", problem, "", performance.now());
   const screen = screenOf(flow.kind);
@@ -61,8 +62,10 @@ async function bookOpenFlow() {
   await keepFlow();
   signal("ok");
   show();
-  note(`Booked on the device: ${made === 1 ? `one ${flow.kind === "move" ? "move" : "batch"}` : `${made} batches`}. `
-       + "It goes to the service now, or as soon as it answers.", "booked");
+  note(made !== 1 ? t("Booked on the device: %(count)s batches. It goes to the service now, or as soon as it answers.", { count: made })
+    : flow.kind === "move" ? t("Booked on the device: one move. It goes to the service now, or as soon as it answers.")
+      : t("Booked on the device: one batch. It goes to the service now, or as soon as it answers."),
+  "booked");
   await send(true);
   numbers.keepAhead(state.key).catch(() => {});
 }

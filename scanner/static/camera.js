@@ -3,6 +3,7 @@
 // with zxing-cpp (POST /v1/barcodes/read). The camera needs a secure page: HTTPS, or localhost.
 
 import { call } from "./api.js";
+import { t } from "./words.js";
 
 const FORMATS = ["ean_13", "ean_8", "upc_a", "code_128", "qr_code"];
 const DETECT_EVERY_MS = 150;
@@ -16,9 +17,9 @@ export class CameraError extends Error {
 /** Why the camera cannot start here, before trying it: null when it may. */
 export function cannotStart() {
   if (!window.isSecureContext) {
-    return new CameraError("https", "The camera needs HTTPS: open the scanner at its https:// address.");
+    return new CameraError("https", t("The camera needs HTTPS: open the scanner at its https:// address."));
   }
-  if (!navigator.mediaDevices?.getUserMedia) return new CameraError("none", "This browser gives no camera to pages.");
+  if (!navigator.mediaDevices?.getUserMedia) return new CameraError("none", t("This browser gives no camera to pages."));
   return null;
 }
 
@@ -36,9 +37,9 @@ export class Camera {
       this.stream = await navigator.mediaDevices.getUserMedia({ video: { facingMode: "environment" }, audio: false });
     } catch (error) {
       if (error.name === "NotAllowedError" || error.name === "SecurityError") {
-        throw new CameraError("permission", "The camera was not allowed: allow it in the browser's site settings.");
+        throw new CameraError("permission", t("The camera was not allowed: allow it in the browser's site settings."));
       }
-      throw new CameraError("none", `The camera did not start (${error.name}).`);
+      throw new CameraError("none", t("The camera did not start (%(error)s).", { error: error.name }));
     }
     this.video.srcObject = this.stream;
     this.video.hidden = false;
@@ -98,7 +99,7 @@ export class Camera {
       const answer = await call(this.key, "POST", "/v1/barcodes/read", { raw: frame, type: "image/jpeg" });
       if (answer.kind === "ok") this.found(answer.data.item.text);
       else if (answer.kind === "later" || answer.kind === "unpaired") this.trouble(answer.kind === "later"
-        ? "The camera's pictures are read by the service, which does not answer: use the scanner's trigger or type the code."
+        ? t("The camera's pictures are read by the service, which does not answer: use the scanner's trigger or type the code.")
         : answer.message);
     } finally {
       this.busy = false;

@@ -10,15 +10,16 @@ import { tell } from "./lines.js";
 import * as places from "./locations.js";
 import { scanOrPlace, setLocation } from "./places.js";
 import { state } from "./state.js";
+import { t } from "./words.js";
 
 const scanned = scanOrPlace(setLocation);
 
 export const count = flowScreen("count", {
   ask: locatedWarehouse,
-  hint: (flow) => (flow.places.length ? "Scan the location first" : "Scan the first code"),
+  hint: (flow) => (flow.places.length ? t("Scan the location first") : t("Scan the first code")),
   scanned: (flow, text, startedAt) => {
     if (flow.places.length && !flow.location && state.catalogue.resolve(text)) {
-      return tell("error", "Scan the location first", "Its label, or type its code into Location", startedAt);
+      return tell("error", t("Scan the location first"), t("Its label, or type its code into Location"), startedAt);
     }
     return scanned(flow, text, startedAt);
   },

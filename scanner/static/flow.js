@@ -2,6 +2,7 @@
 // batches a flow books (DESIGN 24). The page keeps the flow on the device after every change.
 
 import { fromMilli, inBase } from "./amounts.js";
+import { t } from "./words.js";
 
 export const KINDS = {
   receive: { title: "Receive", direction: "I", type: "R" },
@@ -112,10 +113,11 @@ export function setAmount(flow, index, amountMilli) {
 /** Why a line's amount cannot be booked, or "": more decimals than its product allows. */
 export function amountProblem(line) {
   const base = inBase(line.amount_milli, line.factor_milli);
-  if (base === null) return "That amount needs more than three decimal places in the base unit.";
+  if (base === null) return t("That amount needs more than three decimal places in the base unit.");
   if (base % 10 ** (3 - line.decimal_places) !== 0) {
-    return line.decimal_places === 0 ? `${line.name} is counted in whole ${line.base_unit}.`
-      : `${line.name} takes at most ${line.decimal_places} decimal place(s) in ${line.base_unit}.`;
+    return line.decimal_places === 0 ? t("%(name)s is counted in whole %(unit)s.", { name: line.name, unit: line.base_unit })
+      : t("%(name)s takes at most %(places)s decimal place(s) in %(unit)s.",
+          { name: line.name, places: line.decimal_places, unit: line.base_unit });
   }
   return "";
 }

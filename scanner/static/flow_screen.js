@@ -25,20 +25,21 @@
 // it, and its button on the home screen (templates/scanner/scan.html).
 
 import * as rules from "./flow.js";
-import { drawLines } from "./lines.js";
+import { drawLines, flowTitle } from "./lines.js";
 import { scanProduct } from "./scanning.js";
 import { choose, confirm } from "./screen.js";
 import { show } from "./show.js";
 import { state } from "./state.js";
+import { t } from "./words.js";
 
 export function flowScreen(kind, own = {}) {
   return {
     kind,
     ask: () => inWarehouse(kind),
-    hint: () => "Scan the first code",
+    hint: () => t("Scan the first code"),
     scanned: scanProduct,
     placeOf: () => "",
-    draw: (flow) => drawLines(flow, "Discard"),
+    draw: (flow) => drawLines(flow, t("Discard")),
     firstLot: () => "",
     lots: rules.plannedLots,
     bestBefore: false,
@@ -53,7 +54,7 @@ export function flowScreen(kind, own = {}) {
 /** The warehouse a flow works in (none to choose when the key has one); null when the person goes back. */
 export async function whichWarehouse(kind) {
   const warehouse = state.warehouses.length === 1 ? state.warehouses[0]
-    : await choose(`${rules.KINDS[kind].title}: which warehouse?`, "",
+    : await choose(t("%(flow)s: which warehouse?", { flow: flowTitle(kind) }), "",
                    state.warehouses.map((w) => ({ label: w.name, value: w })));
   if (!warehouse) show();
   return warehouse;
@@ -65,5 +66,5 @@ async function inWarehouse(kind) {
 }
 
 async function discard(flow) {
-  return !flow.lines.length || confirm("Discard what was scanned? Nothing of it is booked.", "Discard");
+  return !flow.lines.length || confirm(t("Discard what was scanned? Nothing of it is booked."), t("Discard"));
 }

@@ -3,17 +3,23 @@
 // left on the order. Each
 // flow draws its screen through its module's draw(flow); drawLines is the way every flow has so far.
 
-import { fromMilli, inBase } from "./amounts.js";
+import { inBase } from "./amounts.js";
 import { signal } from "./feedback.js";
 import * as rules from "./flow.js";
 import { $, focusScan } from "./screen.js";
 import { screenOf, state } from "./state.js";
+import { amount, t } from "./words.js";
+
+/** A flow's title in the page's language (flow.js keeps the English one the batches are named by). */
+const TITLES = { receive: () => t("Receive"), pick: () => t("Pick"), ship: () => t("Ship"), count: () => t("Count"),
+                 move: () => t("Move") };
+export const flowTitle = (kind) => TITLES[kind]();
 
 /** A line's amount as people read it: "2 crate (24 pc)". */
 export function amountText(line) {
-  const inUnit = `${fromMilli(line.amount_milli)} ${line.unit}`;
+  const inUnit = `${amount(line.amount_milli)} ${line.unit}`;
   if (line.unit === line.base_unit) return inUnit;
-  return `${inUnit} (${fromMilli(inBase(line.amount_milli, line.factor_milli) ?? 0)} ${line.base_unit})`;
+  return `${inUnit} (${amount(inBase(line.amount_milli, line.factor_milli) ?? 0)} ${line.base_unit})`;
 }
 
 /** The feedback of a scan: tone, vibration, the big line, and the time it took (for make bench). */
@@ -39,7 +45,7 @@ export function drawFlow() {
 export function drawLines(flow, leave) {
   const kind = rules.KINDS[flow.kind];
   const to = flow.to && flow.to.id_warehouse !== flow.warehouse.id_warehouse ? ` → ${flow.to.name}` : "";
-  $("flow-title").textContent = `${kind.title} · ${flow.warehouse.name}${to}${flow.order ? ` · ${flow.order.document_number}` : ""}`;
+  $("flow-title").textContent = `${flowTitle(flow.kind)} · ${flow.warehouse.name}${to}${flow.order ? ` · ${flow.order.document_number}` : ""}`;
   $("leave").textContent = leave;
   $("where").hidden = true; // the next location of a pick (pick.js)
   drawPlaces(flow);
@@ -49,8 +55,8 @@ export function drawLines(flow, leave) {
     li.dataset.index = String(index);
     const name = document.createElement("span");
     name.className = "name";
-    name.textContent = `${line.name}${line.lot ? ` · lot ${line.lot}` : ""}${line.date_exp ? ` · ${line.date_exp}` : ""}`
-      + `${line.location ? ` · at ${line.location}` : ""}`;
+    name.textContent = `${line.name}${line.lot ? ` · ${t("lot %(lot)s", { lot: line.lot })}` : ""}${line.date_exp ? ` · ${line.date_exp}` : ""}`
+      + `${line.location ? ` · ${t("at %(location)s", { location: line.location })}` : ""}`;
     const amount = document.createElement("span");
     amount.className = "amount";
     amount.textContent = amountText(line);
@@ -65,8 +71,10 @@ export function drawLines(flow, leave) {
     const li = document.createElement("li");
     li.className = still ? "" : "done";
     const lots = line.picks.filter((pick) => pick.lot).map((pick) => `${pick.lot}${pick.date_exp ? ` (${pick.date_exp})` : ""}`);
-    li.textContent = `${product ? product.name : line.product_code}: ${fromMilli(still)} of ${fromMilli(line.open_milli)} `
-      + `${product ? product.base_unit : ""} left${lots.length ? ` · take ${lots.join(", ")}` : ""}`;
+    li.textContent = t("%(product)s: %(still)s of %(ordered)s %(unit)s left", { product: product ? product.name : line.product_code,
+                                                                                still: amount(still), ordered: amount(line.open_milli),
+                                                                                unit: product ? product.base_unit : "" })
+      + (lots.length ? ` · ${t("take %(lots)s", { lots: lots.join(", ") })}` : "");
     return li;
   }));
 }

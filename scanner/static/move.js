@@ -10,14 +10,15 @@ import { tell } from "./lines.js";
 import { moveOf, newMoveId } from "./locations.js";
 import { rememberPlaces, scanOrPlace, setEnd } from "./places.js";
 import * as queue from "./queue.js";
+import { t } from "./words.js";
 
 export const move = flowScreen("move", {
   ask: fromWarehouse,
-  hint: () => "Scan From, then what moves, then To",
+  hint: () => t("Scan From, then what moves, then To"),
   scanned: scanOrPlace((flow, text, startedAt) => setEnd(flow, flow.lines.length ? "to" : "from", text, startedAt)),
   readyToBook: async (flow) => {
     if (flow.to) return true;
-    tell("error", "Where does it go? Scan To", "A location's label, or To a warehouse", performance.now());
+    tell("error", t("Where does it go? Scan To"), t("A location's label, or To a warehouse"), performance.now());
     return false;
   },
   lots: (flow, code) => (flow.fromStock || []).filter((row) => row.product_code === code),
@@ -34,13 +35,13 @@ async function fromWarehouse() {
 }
 
 function placeName(end, flow) {
-  return `${end.location || "unplaced"}${end.id_warehouse !== flow.warehouse.id_warehouse ? ` (${end.name})` : ""}`;
+  return `${end.location || t("unplaced")}${end.id_warehouse !== flow.warehouse.id_warehouse ? ` (${end.name})` : ""}`;
 }
 
 async function queueMove(flow) {
   const body = moveOf(flow, newMoveId());
   await queue.enqueue({ kind: "move", body, summary: {
-    kind: "move", title: `Move ${placeName(flow.from, flow)} → ${placeName(flow.to, flow)}`,
+    kind: "move", title: `${t("Move")} ${placeName(flow.from, flow)} → ${placeName(flow.to, flow)}`,
     warehouse: flow.warehouse.name, lines: body.items.length, flow: structuredClone(flow) } });
   return 1;
 }

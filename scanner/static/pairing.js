@@ -8,6 +8,7 @@ import { show } from "./show.js";
 import { state } from "./state.js";
 import { drawStatus } from "./status.js";
 import * as store from "./store.js";
+import { t } from "./words.js";
 
 /** `/scan#pair=<key>` (the pairing QR): keep the key, and take it out of the address and the history. */
 export async function pairFromAddress() {
@@ -32,9 +33,9 @@ export async function pair(key) {
 export async function unpair() {
   const waiting = queue.counts(state.entries).waiting + queue.counts(state.entries).attention;
   const text = waiting
-    ? `${waiting} batch(es) are not booked by the service yet. They stay on this device and are sent once it is paired again. Unpair?`
-    : "Forget this device's key? It must be paired again to book.";
-  if (!(await confirm(text, "Unpair"))) return;
+    ? t("%(count)s batch(es) are not booked by the service yet. They stay on this device and are sent once it is paired again. Unpair?", { count: waiting })
+    : t("Forget this device's key? It must be paired again to book.");
+  if (!(await confirm(text, t("Unpair")))) return;
   state.camera?.stop();
   await store.put("pairing", undefined);
   await store.put("numbers", undefined);
@@ -46,6 +47,6 @@ export async function unpair() {
 
 export async function lostPairing(message) {
   state.unpaired = message;
-  note(`The service refused this device's key: ${message} Pair it again; what waits to be sent stays on the device.`, "error");
+  note(t("The service refused this device's key: %(problem)s Pair it again; what waits to be sent stays on the device.", { problem: message }), "error");
   drawStatus();
 }

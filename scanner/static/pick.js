@@ -22,14 +22,15 @@ import { $, choose, confirm, note } from "./screen.js";
 import { show } from "./show.js";
 import { state } from "./state.js";
 import * as store from "./store.js";
+import { t } from "./words.js";
 
 export const pick = flowScreen("pick", {
   ask: takeOrder,
-  hint: (flow) => (located(flow) ? "Go to the location named above" : "Scan the first code"),
+  hint: (flow) => (located(flow) ? t("Go to the location named above") : t("Scan the first code")),
   scanned: pickScanned,
   placeOf: (flow, code, lot) => (located(flow) ? places.stopFor(flow, code, lot) : ""),
   draw: (flow) => {
-    drawLines(flow, "Put back");
+    drawLines(flow, t("Put back"));
     drawStop(flow);
   },
   firstLot: (flow, code) => (located(flow) && lotHere(flow, code)) || rules.nextLot(flow, code),
@@ -40,9 +41,9 @@ export const pick = flowScreen("pick", {
 
 async function takeOrder() {
   const open = state.orders.filter((o) => o.allowed_directions.includes("O") && o.items.some((l) => l.direction === "O"));
-  const chosen = await choose("Pick an order", open.length ? "" : "No open order to pick.",
+  const chosen = await choose(t("Pick an order"), open.length ? "" : t("No open order to pick."),
     open.map((o) => ({ label: `${o.document_number}${o.customer_name ? ` · ${o.customer_name}` : ""}`
-                              + `${o.held_by && !state.taken[o.document_number] ? ` · held by ${o.held_by}` : ""}`, value: o })));
+                              + `${o.held_by && !state.taken[o.document_number] ? ` · ${t("held by %(who)s", { who: o.held_by })}` : ""}`, value: o })));
   if (!chosen) {
     show();
     return null;
@@ -61,8 +62,7 @@ async function takeOrder() {
     if (!state.taken[number]) {
       signal("error");
       show();
-      note(`Order ${number} was not taken before the network went away, so another scanner may be picking it: `
-           + "it can be picked once the service answers.", "error");
+      note(t("Order %(order)s was not taken before the network went away, so another scanner may be picking it: it can be picked once the service answers.", { order: number }), "error");
       return null;
     }
   } else {
@@ -73,7 +73,7 @@ async function takeOrder() {
     return null;
   }
   const warehouse = state.warehouses.find((w) => w.id_warehouse === order.id_warehouse)
-    || { id_warehouse: order.id_warehouse, name: `Warehouse ${order.id_warehouse}` };
+    || { id_warehouse: order.id_warehouse, name: t("Warehouse %(number)s", { number: order.id_warehouse }) };
   return rules.startFlow("pick", warehouse, order, { plan: state.taken[number]?.plan || null });
 }
 
@@ -88,8 +88,9 @@ async function pickScanned(flow, text, startedAt) {
     ? places.findIn(state.locations, flow.warehouse.id_warehouse, text) : null;
   if (!location) return scanProduct(flow, text, startedAt);
   const stop = places.nextStop(flow);
-  if (stop && stop.location === location.code) return tell("ok", `At ${location.code}`, stopText(stop), startedAt);
-  return tell("warning", `${location.code} is not the next location`, stop ? `Go to ${stop.location || "unplaced stock"}` : "Everything planned is taken", startedAt);
+  if (stop && stop.location === location.code) return tell("ok", t("At %(location)s", { location: location.code }), stopText(stop), startedAt);
+  return tell("warning", t("%(location)s is not the next location", { location: location.code }),
+    stop ? t("Go to %(location)s", { location: stop.location || t("unplaced stock") }) : t("Everything planned is taken"), startedAt);
 }
 
 /** The lot the plan takes of a product at the next location, else at the first with some left: the
@@ -102,7 +103,7 @@ function lotHere(flow, code) {
 function stopText(stop) {
   return stop.rows.map((row) => {
     const product = state.catalogue.product(row.product_code);
-    return `${product ? product.name : row.product_code}${row.lot ? ` lot ${row.lot}` : ""} ${fromMilli(row.left_milli)} ${product ? product.base_unit : ""}`.trim();
+    return `${product ? product.name : row.product_code}${row.lot ? ` ${t("lot %(lot)s", { lot: row.lot })}` : ""} ${fromMilli(row.left_milli)} ${product ? product.base_unit : ""}`.trim();
   }).join(", ");
 }
 
@@ -112,18 +113,19 @@ function drawStop(flow) {
   where.hidden = !located(flow);
   if (where.hidden) return;
   const stop = places.nextStop(flow);
-  where.textContent = stop ? `Go to ${stop.location || "unplaced stock"}: ${stopText(stop)}` : "Everything planned is taken: Book";
+  where.textContent = stop ? t("Go to %(location)s: %(what)s", { location: stop.location || t("unplaced stock"), what: stopText(stop) })
+    : t("Everything planned is taken: Book");
   where.dataset.location = stop ? stop.location : "";
 }
 
 async function partialAsked(flow) {
   const open = flow.order.items.filter((line) => line.direction === "O")
     .some((line) => rules.scannedBase(flow, line.product_code) < line.open_milli);
-  return !open || confirm("Lines are left open on the order: book what was picked as a partial delivery?", "Book partial");
+  return !open || confirm(t("Lines are left open on the order: book what was picked as a partial delivery?"), t("Book partial"));
 }
 
 async function putBack(flow) {
-  if (flow.lines.length && !(await confirm("Put the order back? What was scanned is not booked.", "Put back"))) return false;
+  if (flow.lines.length && !(await confirm(t("Put the order back? What was scanned is not booked."), t("Put back")))) return false;
   await queue.enqueue({ kind: "release", document_number: flow.order.document_number,
                         summary: { kind: "release", title: `Put back ${flow.order.document_number}`,
                                    warehouse: flow.warehouse.name, lines: 0 } });

@@ -11,6 +11,7 @@ import { choose } from "./screen.js";
 import { show } from "./show.js";
 import { keepFlow, state } from "./state.js";
 import * as store from "./store.js";
+import { t } from "./words.js";
 
 /** A flow's scanned(): a product's code as every flow takes it; in a flow that asks places, a code
  * the catalogue does not know given to onPlace(flow, text, startedAt) as a location's. A code that is
@@ -25,10 +26,13 @@ export function scanOrPlace(onPlace) {
 /** The location for the scans that follow (Receive, Count): one of the flow's warehouse. */
 export async function setLocation(flow, text, startedAt) {
   const location = places.findIn(state.locations, flow.warehouse.id_warehouse, text);
-  if (!location) return tell("error", `Unknown code: ${text}`, `Not a product, nor a location of ${flow.warehouse.name}`, startedAt);
+  if (!location) {
+    return tell("error", t("Unknown code: %(code)s", { code: text }),
+                t("Not a product, nor a location of %(warehouse)s", { warehouse: flow.warehouse.name }), startedAt);
+  }
   flow.location = location.code;
   await keepFlow();
-  tell("ok", `Location ${location.code}`, location.name || "What follows goes here", startedAt);
+  tell("ok", t("Location %(location)s", { location: location.code }), location.name || t("What follows goes here"), startedAt);
 }
 
 /** A move's end: `from` in the flow's warehouse or, before anything is scanned, another of the key's
@@ -37,12 +41,13 @@ export async function setLocation(flow, text, startedAt) {
 export async function setEnd(flow, which, text, startedAt) {
   const code = text.trim();
   if (which === "from" && flow.lines.length) {
-    return tell("error", "Book or discard what was scanned first", `It comes from ${flow.from.location || "unplaced stock"}`, startedAt);
+    return tell("error", t("Book or discard what was scanned first"),
+                t("It comes from %(location)s", { location: flow.from.location || t("unplaced stock") }), startedAt);
   }
   let end = null;
   if (code) {
     const [found] = places.findAnywhere(state.locations, state.warehouses, code, flow.warehouse.id_warehouse);
-    if (!found) return tell("error", `Unknown code: ${text}`, "Not a product, nor a location of this device's warehouses", startedAt);
+    if (!found) return tell("error", t("Unknown code: %(code)s", { code: text }), t("Not a product, nor a location of this device's warehouses"), startedAt);
     end = { id_warehouse: found.warehouse.id_warehouse, location: found.location.code, name: found.warehouse.name };
   } else if (which === "from") {
     end = { id_warehouse: flow.warehouse.id_warehouse, location: "", name: flow.warehouse.name };
@@ -53,7 +58,7 @@ export async function setEnd(flow, which, text, startedAt) {
 async function placeEnd(flow, which, end, startedAt) {
   const other = which === "from" ? flow.to : flow.from;
   if (end && other && end.id_warehouse === other.id_warehouse && end.location === other.location) {
-    return tell("error", "From and To are the same place", end.location || `unplaced stock of ${end.name}`, startedAt);
+    return tell("error", t("From and To are the same place"), end.location || t("unplaced stock of %(warehouse)s", { warehouse: end.name }), startedAt);
   }
   if (which === "from" && end) {
     flow.warehouse = state.warehouses.find((w) => w.id_warehouse === end.id_warehouse) || flow.warehouse;
@@ -64,9 +69,9 @@ async function placeEnd(flow, which, end, startedAt) {
     lotsAt(flow, end);
   }
   await keepFlow();
-  const where = end ? `${end.location || "unplaced stock"} · ${end.name}` : "not chosen";
-  tell("ok", `${which === "from" ? "From" : "To"}: ${where}`,
-       which === "from" ? "Scan what moves, then where it goes" : "Book moves it", startedAt);
+  const where = end ? `${end.location || t("unplaced stock")} · ${end.name}` : t("not chosen");
+  tell("ok", which === "from" ? t("From: %(place)s", { place: where }) : t("To: %(place)s", { place: where }),
+       which === "from" ? t("Scan what moves, then where it goes") : t("Book moves it"), startedAt);
 }
 
 /** What lies at a move's From, for the lot prompt to offer (first expiring first): fetched after the
@@ -87,7 +92,7 @@ async function lotsAt(flow, end) {
 export async function toWarehouse() {
   const flow = state.flow;
   if (!flow) return;
-  const chosen = await choose("Move: to which warehouse?", "To its unplaced stock; scan one of its locations instead to put it there.",
+  const chosen = await choose(t("Move: to which warehouse?"), t("To its unplaced stock; scan one of its locations instead to put it there."),
                               state.warehouses.map((w) => ({ label: w.name, value: w })));
   show();
   if (chosen) await placeEnd(flow, "to", { id_warehouse: chosen.id_warehouse, location: "", name: chosen.name }, performance.now());
@@ -105,7 +110,7 @@ export async function placeTyped(event) {
   if (text) return setLocation(flow, text, now);
   flow.location = "";
   await keepFlow();
-  tell("ok", "No location chosen", flow.proposed ? `${flow.proposed} is proposed` : "", now);
+  tell("ok", t("No location chosen"), flow.proposed ? t("%(location)s is proposed", { location: flow.proposed }) : "", now);
 }
 
 /** Where a product went, kept on the device for the next time it is received into that warehouse. */

@@ -7,6 +7,7 @@ import * as rules from "./flow.js";
 import { amountText, drawFlow, tell } from "./lines.js";
 import { $, confirm } from "./screen.js";
 import { keepFlow, state } from "./state.js";
+import { amount, t } from "./words.js";
 
 /** The keypad opens with the quantity, so that the scanned lines keep the screen the rest of the time. */
 export function openKeypad() {
@@ -23,23 +24,24 @@ export function keypad(event) {
 export async function setQuantity(event) {
   event.preventDefault();
   const flow = state.flow;
-  if (!flow || flow.last < 0) return tell("error", "Scan something first", "", performance.now());
+  if (!flow || flow.last < 0) return tell("error", t("Scan something first"), "", performance.now());
   const milli = toMilli($("quantity").value);
-  if (milli === null) return tell("error", "Not a quantity", $("quantity").value, performance.now());
+  if (milli === null) return tell("error", t("Not a quantity"), $("quantity").value, performance.now());
   const line = flow.lines[flow.last];
   const before = line.amount_milli;
   rules.setAmount(flow, flow.last, milli);
   const beyond = rules.beyondOrder(flow, line.product_code);
   if (beyond > 0 && milli > before && !(await confirm(
-    `${line.name}: that is ${fromMilli(beyond)} ${line.base_unit} more than is left on order ${flow.order.document_number}. Take it anyway?`,
-    "Take it"))) {
+    t("%(product)s: that is %(amount)s %(unit)s more than is left on order %(order)s. Take it anyway?",
+      { product: line.name, amount: amount(beyond), unit: line.base_unit, order: flow.order.document_number }),
+    t("Take it")))) {
     rules.setAmount(flow, flow.lines.indexOf(line), before);
   }
   $("quantity").value = "";
   $("quantity-form").classList.remove("open");
   await keepFlow();
   const now = flow.lines.includes(line) ? line : null;
-  tell(now && rules.amountProblem(now) ? "warning" : "ok", now ? now.name : `${line.name}: taken out`,
+  tell(now && rules.amountProblem(now) ? "warning" : "ok", now ? now.name : t("%(product)s: taken out", { product: line.name }),
        now ? amountText(now) : "", performance.now(), now ? rules.amountProblem(now) : "");
 }
 

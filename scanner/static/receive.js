@@ -11,10 +11,11 @@ import { proposedPlace, rememberPlaces, scanOrPlace, setLocation } from "./place
 import { choose } from "./screen.js";
 import { show } from "./show.js";
 import { state } from "./state.js";
+import { t } from "./words.js";
 
 export const receive = flowScreen("receive", {
   ask: warehouseAndOrder,
-  hint: (flow) => (flow.places.length ? "Scan the location, or the first code" : "Scan the first code"),
+  hint: (flow) => (flow.places.length ? t("Scan the location, or the first code") : t("Scan the first code")),
   scanned: scanOrPlace(setLocation),
   placeOf: proposedPlace,
   bestBefore: true,
@@ -28,8 +29,8 @@ async function warehouseAndOrder() {
   const expected = state.orders.filter((o) => o.id_warehouse === warehouse.id_warehouse
     && o.allowed_directions.includes("I") && o.items.some((line) => line.direction === "I"));
   if (expected.length) {
-    const chosen = await choose("Receive: against an order?", `${warehouse.name}`,
-      [{ label: "Without an order", value: "none" },
+    const chosen = await choose(t("Receive: against an order?"), `${warehouse.name}`,
+      [{ label: t("Without an order"), value: "none" },
        ...expected.map((o) => ({ label: `${o.document_number}${o.description ? ` · ${o.description}` : ""}`, value: o }))]);
     if (!chosen) {
       show();

@@ -4,11 +4,11 @@
 // and told at once. Each flow takes a scan through its module's scanned(); scanProduct is the way
 // every flow has so far.
 
-import { fromMilli } from "./amounts.js";
 import * as rules from "./flow.js";
 import { amountText, tell } from "./lines.js";
 import { $, confirm, focusScan } from "./screen.js";
 import { keepFlow, screenOf, state } from "./state.js";
+import { amount, t } from "./words.js";
 
 /** input.js's one callback: a code from the trigger, the keyboard or the camera. */
 export async function scanned(text) {
@@ -26,17 +26,23 @@ export async function scanned(text) {
 /** A product's code: checked, then its lot asked or one of it added. */
 export async function scanProduct(flow, text, startedAt) {
   const found = state.catalogue.resolve(text);
-  if (!found) return tell("error", `Unknown code: ${text}`, "", startedAt);
+  if (!found) return tell("error", t("Unknown code: %(code)s", { code: text }), "", startedAt);
   const product = found.product;
-  if (!product.active) return tell("error", `${product.name} is not active: it cannot be booked.`, text, startedAt);
+  if (!product.active) return tell("error", t("%(product)s is not active: it cannot be booked.", { product: product.name }), text, startedAt);
   if (flow.order && !rules.isOnOrder(flow, product.product_code)) {
-    return tell("error", `Not on order ${flow.order.document_number}: ${product.name}`, product.product_code, startedAt);
+    return tell("error", t("Not on order %(order)s: %(product)s", { order: flow.order.document_number, product: product.name }),
+                product.product_code, startedAt);
   }
   if (product.lot_level) {
     askLot(found);
-    return tell("warning", `${product.name}: which lot?`, "", startedAt);
+    return tell("warning", t("%(product)s: which lot?", { product: product.name }), "", startedAt);
   }
   await add(found, {}, startedAt);
+}
+
+function beyondValues(found, beyond) {
+  return { product: found.product.name, amount: amount(beyond), unit: found.product.base_unit,
+           order: state.flow.order.document_number };
 }
 
 async function add(found, { lot = "", date_exp = "" }, startedAt = performance.now()) {
@@ -47,13 +53,13 @@ async function add(found, { lot = "", date_exp = "" }, startedAt = performance.n
   const index = rules.addScan(flow, found, { lot, date_exp, location });
   const beyond = rules.beyondOrder(flow, code);
   if (beyond > before && !(await confirm(
-    `${found.product.name}: that is ${fromMilli(beyond)} ${found.product.base_unit} more than is left on order `
-    + `${flow.order.document_number}. Take it anyway? The rest is booked as a `
-    + `${rules.KINDS[flow.kind].direction === "O" ? "shipment" : "receipt"} beyond the order.`,
-    "Take it"))) {
+    rules.KINDS[flow.kind].direction === "O"
+      ? t("%(product)s: that is %(amount)s %(unit)s more than is left on order %(order)s. Take it anyway? The rest is booked as a shipment beyond the order.", beyondValues(found, beyond))
+      : t("%(product)s: that is %(amount)s %(unit)s more than is left on order %(order)s. Take it anyway? The rest is booked as a receipt beyond the order.", beyondValues(found, beyond)),
+    t("Take it")))) {
     rules.setAmount(flow, index, flow.lines[index].amount_milli - 1000);
     await keepFlow();
-    return tell("warning", `Not taken: ${found.product.name}`, "", startedAt);
+    return tell("warning", t("Not taken: %(product)s", { product: found.product.name }), "", startedAt);
   }
   await keepFlow();
   const line = flow.lines[flow.last];
@@ -76,7 +82,7 @@ function askLot(found) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "quiet small";
-    button.textContent = `${pick.lot}${pick.date_exp ? ` · ${pick.date_exp}` : ""} · ${fromMilli(pick.amount_milli)}`;
+    button.textContent = `${pick.lot}${pick.date_exp ? ` · ${pick.date_exp}` : ""} · ${amount(pick.amount_milli)}`;
     button.addEventListener("click", () => { $("lot").value = pick.lot; $("lot").focus(); });
     return button;
   }));
@@ -106,7 +112,7 @@ export async function lotGiven(event) {
 
 export function lotCancelled() {
   closeLot();
-  tell("warning", "Not added", "", performance.now());
+  tell("warning", t("Not added"), "", performance.now());
 }
 
 /** A phone without a trigger: its own keyboard, to type a code (Type). */

@@ -3,6 +3,7 @@
 
 import { signal } from "./feedback.js";
 import { state } from "./state.js";
+import { t } from "./words.js";
 
 export const $ = (id) => document.getElementById(id);
 
@@ -22,7 +23,7 @@ export function confirm(text, yes) {
   const dialog = $("confirm");
   $("confirm-text").textContent = text;
   $("confirm-yes").textContent = yes;
-  $("confirm-no").textContent = "Cancel";
+  $("confirm-no").textContent = t("Cancel");
   dialog.returnValue = "";
   dialog.showModal();
   signal("warning");

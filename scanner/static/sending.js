@@ -6,6 +6,7 @@ import * as queue from "./queue.js";
 import { $, clearNote, note } from "./screen.js";
 import { state } from "./state.js";
 import { drawQueue } from "./status.js";
+import { t } from "./words.js";
 
 const TAB = thisTab();
 
@@ -57,7 +58,7 @@ async function sendRound(force) {
   else if (result.outcome === "idle") {
     state.online = true;
     if (!state.unpaired) clearNote("error");
-    if ($("notice").classList.contains("booked")) note("Sent: the service has booked it.", "booked");
+    if ($("notice").classList.contains("booked")) note(t("Sent: the service has booked it."), "booked");
   }
   await drawQueue();
 }

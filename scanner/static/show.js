@@ -5,6 +5,7 @@ import { drawFlow } from "./lines.js";
 import { $, focusScan } from "./screen.js";
 import { state } from "./state.js";
 import { drawQueue, drawStatus } from "./status.js";
+import { moment, number, t } from "./words.js";
 
 export function show() {
   const screen = !state.key ? "pair" : state.flow ? "flow" : "home";
@@ -18,6 +19,6 @@ export function draw() {
   drawStatus();
   drawQueue();
   if (state.flow) drawFlow();
-  $("data-at").textContent = state.dataAt ? new Date(state.dataAt).toLocaleString() : "never";
-  $("data-size").textContent = `${state.catalogue.size} products, ${state.orders.length} open orders`;
+  $("data-at").textContent = state.dataAt ? moment(state.dataAt) : t("never");
+  $("data-size").textContent = t("%(products)s products, %(orders)s open orders", { products: number(state.catalogue.size), orders: number(state.orders.length) });
 }

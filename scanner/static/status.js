@@ -4,10 +4,11 @@
 import * as queue from "./queue.js";
 import { $ } from "./screen.js";
 import { state } from "./state.js";
+import { t } from "./words.js";
 
 export function drawStatus() {
   const net = $("net");
-  net.textContent = state.unpaired ? "Not paired" : state.online ? "Online" : "Offline";
+  net.textContent = state.unpaired ? t("Not paired") : state.online ? t("Online") : t("Offline");
   net.className = `net ${state.unpaired ? "bad" : state.online ? "good" : "away"}`;
 }
 
@@ -21,7 +22,8 @@ export async function drawQueue() {
   $("queue-list").replaceChildren(...shown.map(entryItem));
 }
 
-const STATES = { waiting: "waiting", sending: "sending", booked: "booked", attention: "needs attention" };
+const STATES = { waiting: () => t("waiting"), sending: () => t("sending"), booked: () => t("booked"),
+                 attention: () => t("needs attention") };
 
 function entryItem(entry) {
   const li = document.createElement("li");
@@ -30,7 +32,7 @@ function entryItem(entry) {
   const head = document.createElement("div");
   const number = entry.number ? `#${entry.number} ` : "";
   head.textContent = `${number}${entry.summary.title} · ${entry.summary.warehouse}`
-    + `${entry.summary.lines ? ` · ${entry.summary.lines} line(s)` : ""} — ${STATES[entry.state]}`;
+    + `${entry.summary.lines ? ` · ${t("%(count)s line(s)", { count: entry.summary.lines })}` : ""} — ${STATES[entry.state]()}`;
   li.append(head);
   if (entry.answer && entry.state !== "booked") {
     const why = document.createElement("p");
@@ -48,7 +50,7 @@ function entryItem(entry) {
     // Their clicks are attention.js's.
     const row = document.createElement("div");
     row.className = "row";
-    for (const [act, label] of [["again", "Send again"], ["edit", "Edit"], ["delete", "Delete"]]) {
+    for (const [act, label] of [["again", t("Send again")], ["edit", t("Edit")], ["delete", t("Delete")]]) {
       const button = document.createElement("button");
       button.type = "button";
       button.className = "small quiet";
@@ -68,6 +70,6 @@ function itemProblems(entry) {
   return Object.entries(items).map(([index, fields]) => {
     const item = (entry.body?.batch_items || entry.body?.items)?.[Number(index)];
     const what = Object.entries(fields).map(([field, messages]) => `${field}: ${[].concat(messages).join(" ")}`).join("; ");
-    return [`Line ${Number(index) + 1}${item ? ` (${item.name || item.product_code})` : ""}: ${what}`];
+    return [`${t("Line %(number)s", { number: Number(index) + 1 })}${item ? ` (${item.name || item.product_code})` : ""}: ${what}`];
   });
 }

@@ -4,11 +4,12 @@
 import { Camera, cannotStart } from "./camera.js";
 import { $, focusScan } from "./screen.js";
 import { state } from "./state.js";
+import { t } from "./words.js";
 
 export async function toggleCamera() {
   if (state.camera?.running) {
     state.camera.stop();
-    $("camera").textContent = "Camera";
+    $("camera").textContent = t("Camera");
     return focusScan();
   }
   const refused = cannotStart();
@@ -16,8 +17,8 @@ export async function toggleCamera() {
   state.camera = new Camera($("viewfinder"), (text) => state.input.camera(text), state.key, cameraNote);
   try {
     const how = await state.camera.start();
-    $("camera").textContent = "Stop camera";
-    cameraNote(how === "service" ? "Hold the code in the picture; the service reads it." : "Hold the code in the picture.");
+    $("camera").textContent = t("Stop camera");
+    cameraNote(how === "service" ? t("Hold the code in the picture; the service reads it.") : t("Hold the code in the picture."));
   } catch (error) {
     cameraNote(error.message);
   }
@@ -30,7 +31,7 @@ function cameraNote(text) {
   if (/HTTPS/.test(text)) {
     const link = document.createElement("a");
     link.href = "/scan/help#https";
-    link.textContent = "How to set up HTTPS";
+    link.textContent = t("How to set up HTTPS");
     note.append(link);
   }
   note.hidden = false;

@@ -23,8 +23,8 @@ FLOORS = [
     ("app",),                                     # the app factory: settings, storage, blueprints
     ("operations",),                              # commands, settings, logs, serving, upgrades, backups
     ("routes", "pages", "scanner"),               # the API, the office pages, the browser scanner: side by side
-    ("transfer", "printing", "background", "safekeeping"),  # import/export, labels and paper, the outbox's
-                                                  # sender, backups
+    ("transfer", "printing", "background", "safekeeping",  # import/export, labels and paper, the outbox's
+     "language"),                                 # sender, backups, the depot's language (DESIGN 29)
     ("schemas",),                                 # request and answer shapes
     ("identity",),                                # keys, people, sessions: rules on a session
     ("stock",),                                   # the rules
@@ -57,6 +57,8 @@ FORBIDDEN = {
     "operations": ("app", "routes", "pages"),
     "printing": ("app", "routes", "pages", "operations", "schemas", "flask"),
     "safekeeping": ("app", "routes", "pages", "operations", "schemas", "flask"),
+    # Paper gets its words as a translator given by the page (printing/ knows no Flask).
+    "language": ("app", "routes", "pages", "operations", "scanner", "schemas"),
 }
 # Within the rules, posting sits on orders, balances and stocktaking; stocktaking on balances.
 BELOW = {

@@ -182,3 +182,36 @@ def test_the_delivery_note_names_its_order_sender_and_each_lots_best_before(page
     for row in page.locator("table.lines tbody tr").all():
         lot, best_before = (cell.inner_text() for cell in row.locator("td").all()[3:5])
         assert not lot or re.fullmatch(r"\d{4}-\d{2}-\d{2}", best_before), (lot, best_before)
+
+
+PAPER_TITLES = {"sl": {"delivery-note": "Dobavnica", "count-sheet": "Popisni list", "pick-list": "Seznam za komisioniranje"},
+                "de": {"delivery-note": "Lieferschein", "count-sheet": "Zählliste", "pick-list": "Kommissionierliste"}}
+DAYS = {"sl": r"\d{1,2}\. \d{1,2}\. \d{4}", "de": r"\d{2}\.\d{2}\.\d{4}"}
+
+
+@pytest.mark.parametrize("language", ["sl", "de"])
+@pytest.mark.parametrize("paper", ["delivery-note", "count-sheet", "pick-list"])
+def test_paper_in_sl_and_de_is_printed_whole_within_a4(page, demo_depot, printed_depot, paper, language, tmp_path):
+    """The paper in another language than the office's (DESIGN 29): its words, its dates, and still
+    every ruled box closed and all ink within the printable area."""
+    _, password = demo_depot
+    page.set_viewport_size({"width": 390, "height": 900})
+    sign_in(page, password)
+    page.goto(f"{page.base}{printed_depot[paper]}?language={language}")
+    assert page.locator("html").get_attribute("lang") == language
+    assert no_sideways_scroll(page)
+    page.emulate_media(media="print")
+    body = page.pdf(prefer_css_page_size=True, print_background=False)
+    reader = pdf_pages(body)
+    text = " ".join(" ".join(p.extract_text().split()) for p in reader.pages)
+    assert PAPER_TITLES[language][paper] in text
+    if paper == "delivery-note":
+        assert re.search(DAYS[language], text), text[:500]
+    images = page_images(body, DPI)
+    for number, image in enumerate(images, 1):
+        within_the_printable_area(image)
+        assert [box for box in ruled_boxes(image) if not box["closed"]] == [], f"a box open on page {number}"
+    if number == 1 and paper == "delivery-note":
+        images[0].save(tmp_path / f"delivery-note-{language}.png")
+        keep_screenshot(tmp_path / f"delivery-note-{language}.png", f"delivery-note-{language}-printed.png")
+    assert page.elsewhere == []

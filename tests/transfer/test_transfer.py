@@ -464,3 +464,15 @@ def test_a_broken_ods_is_refused_with_a_report(session):
     data = sheets.ods({"Products": [["product_code"], ["A"]]})
     broken = data.replace(b"content.xml", b"contents.xm")
     assert errors(run(session, "products", broken, "list.ods"))[0][2].startswith("Not a readable ODS spreadsheet (")
+
+
+@pytest.mark.parametrize("language, expected", [("de", encodings.WESTERN), ("sl", encodings.CENTRAL)])
+def test_a_code_page_the_bytes_leave_open_is_the_depot_languages(language, expected):
+    """Issue 41: "Crème" saved by a German Excel reads as a word in either code page ("Crčme" is one
+    in Central Europe too); the depot's language settles it, and a file the bytes decide stays decided."""
+    crème = "product_code,name\r\nC1,Crème\r\n".encode("cp1252")
+    assert encodings.detect(crème, language) == expected
+    text, used = encodings.decode(crème, None, language)
+    assert used == expected and ("Crème" in text) == (expected == encodings.WESTERN)
+    decided = "product_code,name\r\nP1,Pšenična moka\r\n".encode("cp1250")
+    assert encodings.detect(decided, "de") == encodings.detect(decided) == encodings.CENTRAL

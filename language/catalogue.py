@@ -1,0 +1,54 @@
+"""The catalogues read for what is not a template's or a view's own string: a rule's message,
+and the scanner's strings as JSON.
+
+A rule raises its message as stock.errors.Said (`say("No product %(code)r.", code=code)`): the
+API answers its English text; a page shows `translated(message)`, the catalogue's words with
+the same values. A plain message (a schema's, marshmallow's own) is looked up as it is, and
+stays as it is where the catalogue has no such message.
+
+The scanner (scanner/static/*.js) marks its strings `t("...")`; `pybabel extract` finds them
+with the rest (babel.cfg), so they are in the same catalogues. `scanner_messages(language)`
+reads the .po once and gives those the scanner's scripts use, {English: words}:
+no build step, and nothing of the pages' strings is sent to a phone.
+"""
+from functools import lru_cache
+
+from babel.messages.pofile import read_po
+from flask_babel import gettext
+
+from language import LANGUAGES, TRANSLATIONS
+from stock.errors import Said
+
+
+def translated(message) -> str:
+    """A message a person reads, in the request's language."""
+    if isinstance(message, Said):
+        return gettext(message.id, **message.params) if message.params else gettext(message.id)
+    if isinstance(message, str) and message:
+        return gettext(message)
+    return message
+
+
+def translated_fields(problems):
+    """A rule's or a schema's complaints by field, each message translated."""
+    if isinstance(problems, dict):
+        return {key: translated_fields(inner) for key, inner in problems.items()}
+    if isinstance(problems, list):
+        return [translated_fields(inner) for inner in problems]
+    return translated(problems)
+
+
+def po_path(language: str):
+    return TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def scanner_messages(language: str) -> dict[str, str]:
+    """{English: the language's words} of every scanner string; {} for English."""
+    if language not in LANGUAGES or language == "en":
+        return {}
+    with open(po_path(language), "rb") as file:
+        catalogue = read_po(file, locale=language)
+    return {message.id: message.string for message in catalogue
+            if message.id and message.string and message.locations
+            and any(place.startswith("scanner/static/") for place, _ in message.locations)}
