@@ -9,7 +9,7 @@ documents of one between warehouses are one event. `in_stock` is per warehouse a
 So the story always adds up:
 received + returned + counted + moved (its `change`) = delivered + written off + in stock (`adds_up`).
 """
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, func, or_, select
 
 from models import (Batch, BestBefore, Customer, CustomerReturn, Location, LocationBalance, Move, MoveItem, Product,
                     Stocktaking, WarehouseDocument, WarehouseDocumentItem, WriteOff)
@@ -91,6 +91,25 @@ def trace(session, caller: Caller, product_code: str, lot: str) -> dict:
     date_exp = session.scalar(select(BestBefore.date_exp).where(BestBefore.product_code == product_code,
                                                                  BestBefore.lot == lot))
     return {"product_code": product_code, "lot": lot, "date_exp": date_exp or "", **story}
+
+
+def product_and_lot(session, address: str) -> tuple[str, str]:
+    """The (product, lot) that `address`, "<product>/<lot>" as a lot's page is named, means when
+    either code may hold "/" ("A/B/C": product A/B's lot C, or product A's lot B/C). Of the ways to
+    cut it at a "/": the one whose lot was booked (a line of a warehouse document, as `trace` asks);
+    else one whose product exists; else the longest product. Where two qualify, the longer product
+    wins (truly ambiguous: both lots exist). An address with one "/" has one cut and reads nothing."""
+    cuts = [(address[:at], address[at + 1:]) for at in range(len(address) - 2, 0, -1) if address[at] == "/"]
+    if len(cuts) < 2:
+        return cuts[0] if cuts else (address, "")
+    item = WarehouseDocumentItem
+    booked = {(code, lot) for code, lot in session.execute(select(item.product_code, item.lot).distinct().where(
+        or_(*(and_(item.product_code == code, item.lot == lot) for code, lot in cuts))))}
+    known = set(session.scalars(select(Product.product_code).where(Product.product_code.in_([c for c, _ in cuts]))))
+    for found in ([cut for cut in cuts if cut in booked], [cut for cut in cuts if cut[0] in known]):
+        if found:
+            return found[0]
+    return cuts[0]
 
 
 def _moves(session, warehouses, product_code: str, lot: str, numbers: dict[int, int]) -> tuple[list[dict], set]:
