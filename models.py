@@ -379,6 +379,20 @@ class Move(db.Model):
     items: Mapped[str] = mapped_column(Text)  # JSON: [{product_code, lot, amount_milli}]
 
 
+class MoveItem(db.Model):
+    """A line of a move (its `items`), one row each, written with the move: a lot's moves are
+    found through the (product, lot) index (stock/lot_story.py) instead of by reading the lines
+    of every move ever made."""
+
+    __tablename__ = "move_items"
+    __table_args__ = (Index("ix_move_items_lot", "product_code", "lot"),)
+    move_id: Mapped[str] = mapped_column(ForeignKey("moves.move_id"), primary_key=True)
+    line: Mapped[int] = mapped_column(primary_key=True, autoincrement=False)  # its place in `items`, from 1
+    product_code: Mapped[str] = mapped_column(Code)
+    lot: Mapped[str] = mapped_column(Code)
+    amount_milli: Mapped[int] = mapped_column(BigInteger)
+
+
 class WriteOff(db.Model):
     """Stock that left for a reason, not to a customer (DESIGN 28): the goods-out document it was
     booked as, and why. The document is an ordinary one (the seed's figures read it as goods-out);

@@ -210,8 +210,9 @@ def _booking(n: int) -> dict:
     return batch_body(900_000 + n, "I", date.today().isoformat(), [("P00001", "pc", 1)])
 
 
-def _inventory(api) -> int:
-    status, data = api.request("POST", "/v1/inventory/filter", {"data": {"level": 1}})
+def _inventory(connect) -> int:
+    with connect() as api:
+        status, data = api.request("POST", "/v1/inventory/filter", {"data": {"level": 1}})
     if status != 200:
         raise RuntimeError(f"POST /v1/inventory/filter: HTTP {status} {data[:300]!r}")
     return data.count(b'"id_warehouse"')
@@ -236,9 +237,19 @@ def scenario_l(ctx):
     copy.parent.mkdir(parents=True, exist_ok=True)
     shutil.copyfile(cached, copy)
     product, lot_product = f"P{PRODUCTS // 2 + 1:05d}", f"P{(PRODUCTS // 2) // LOT_EVERY * LOT_EVERY:05d}"
-    with server.service(ctx.tmp / "l", ctx.key, database_url=f"sqlite:///{copy}") as svc, \
-            server.Client(svc.port, ctx.key) as api, server.Client(svc.port) as pages:
-        pages.headers = {"Cookie": _page_session(svc)}
+    with server.service(ctx.tmp / "l", ctx.key, database_url=f"sqlite:///{copy}") as svc:
+        cookie = _page_session(svc)
+
+        # Connections opened where they are used: one left idle while others worked would be
+        # closed by the service after its idle timeout (30 s; bench/five_years.py).
+        def api():
+            return server.Client(svc.port, ctx.key)
+
+        def pages():
+            client = server.Client(svc.port)
+            client.headers = {"Cookie": cookie}
+            return client
+
         alert_pages = ["/alerts", "/alerts?kind=expired", "/alerts?kind=expiring", "/alerts?kind=low_stock",
                        "/alerts?warehouse=3", f"/alerts?product={lot_product}", "/alerts?kind=expired&warehouse=3"]
         page_paths = ["/", "/?level=1", "/?q=Product%201", "/documents", "/documents?warehouse=3&direction=O",
@@ -247,7 +258,8 @@ def scenario_l(ctx):
                       "/reorder-levels", "/products", f"/products/{lot_product}", "/customers",
                       "/orders/ORD-00500", "/orders/ORD-00500/pick-list", "/admin/webhooks", "/admin/warehouses"]
         for path in ("/alerts?kind=expired", "/", "/movements/lines"):
-            status, html = pages.request("GET", path)
+            with pages() as client:
+                status, html = client.request("GET", path)
             found = NEXT_LINK.search(html.decode())
             if status != 200 or not found:
                 raise RuntimeError(f"GET {path}: {status}, no next page link")
@@ -265,18 +277,19 @@ def scenario_l(ctx):
         # still kept, then right after a booking moved the change mark, in turns; the difference
         # is what a page pays to rebuild what it keeps (the count beside Alerts).
         kept, rebuilt = [], []
-        for n in range(AFTER_BOOKING_ROUNDS + 1):
-            pages.timed("GET", LIGHT_PAGE)
-            status, data, sec = pages.timed("GET", LIGHT_PAGE)
-            if status != 200:
-                raise RuntimeError(f"GET {LIGHT_PAGE}: HTTP {status}")
-            status, data = api.request("POST", "/v1/batches/", _booking(n))
-            if status != 201:
-                raise RuntimeError(f"POST /v1/batches/: HTTP {status} {data[:300]!r}")
-            status, data, after = pages.timed("GET", LIGHT_PAGE)
-            if n:  # round 0 warms up
-                kept.append(sec)
-                rebuilt.append(after)
+        with api() as booker, pages() as reader:
+            for n in range(AFTER_BOOKING_ROUNDS + 1):
+                reader.timed("GET", LIGHT_PAGE)
+                status, data, sec = reader.timed("GET", LIGHT_PAGE)
+                if status != 200:
+                    raise RuntimeError(f"GET {LIGHT_PAGE}: HTTP {status}")
+                status, data = booker.request("POST", "/v1/batches/", _booking(n))
+                if status != 201:
+                    raise RuntimeError(f"POST /v1/batches/: HTTP {status} {data[:300]!r}")
+                status, data, after = reader.timed("GET", LIGHT_PAGE)
+                if n:  # round 0 warms up
+                    kept.append(sec)
+                    rebuilt.append(after)
         kept_ms, after_ms = statistics.median(kept) * 1000, statistics.median(rebuilt) * 1000
 
         # The whole lists, each with the service's peak memory from its start.

@@ -50,4 +50,5 @@ def chosen() -> str:
 
 def current() -> str:
     """The language of what is being drawn now (a paper forced into another one included)."""
-    return get_locale().language if get_locale() is not None else "en"
+    locale = get_locale()  # asked once: a page of thousands of amounts asks for each of them
+    return locale.language if locale is not None else "en"

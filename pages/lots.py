@@ -13,7 +13,7 @@ from sqlalchemy import select
 
 from models import Balance, Product
 from pages import bp
-from pages.common import csv_response, page_actor, warehouses
+from pages.common import csv_response, page_actor, safe_file_name, warehouses
 from pages.params import load_args, lot_query, write_off_asked, write_offs_query
 from pages.signin import check_form_post, signed_in
 from schemas.write_offs import write_off_schema
@@ -27,16 +27,18 @@ KIND_TITLES = {"received": _l("Received"), "returned": _l("Returned"), "counted"
                "delivered": _l("Delivered"), "written_off": _l("Written off"), "moved": _l("Moved")}
 
 
-@bp.get("/lots/<code:product_code>/<lot>")
+@bp.get("/lots/<code:product_code>/<code:lot>")
 @signed_in
 def lot(product_code, lot):
     """One lot's story: where it came from and where it went, on one screen; ?format=csv or xlsx:
     the recall list (each customer with the address and what they got)."""
     query = load_args(lot_query, request.args)
+    # Either code may hold "/": the router cuts the path at one, the depot's codes decide where.
+    product_code, lot = lot_story.product_and_lot(db.session, f"{product_code}/{lot}")
     story = lot_story.trace(db.session, g.caller, product_code, lot)
     recall = lot_story.recall_list(db.session, story)
     if query["format"] != "html":
-        return csv_response(f"recall-{product_code}-{lot}", [
+        return csv_response(f"recall-{safe_file_name(product_code)}-{safe_file_name(lot)}", [
             "id_customer", "name", "street", "zip", "city", "country", "delivered", "returned", "kept", "orders",
             "first_delivery", "last_delivery"],
             ([row["id_customer"], row["name"], row["street"], row["zip"], row["city"], row["country"],

@@ -9,11 +9,9 @@ documents of one between warehouses are one event. `in_stock` is per warehouse a
 So the story always adds up:
 received + returned + counted + moved (its `change`) = delivered + written off + in stock (`adds_up`).
 """
-import json
+from sqlalchemy import and_, func, or_, select
 
-from sqlalchemy import and_, func, select
-
-from models import (Batch, BestBefore, Customer, CustomerReturn, Location, LocationBalance, Move, Product,
+from models import (Batch, BestBefore, Customer, CustomerReturn, Location, LocationBalance, Move, MoveItem, Product,
                     Stocktaking, WarehouseDocument, WarehouseDocumentItem, WriteOff)
 from stock.caller import Caller
 from stock.errors import NotFound
@@ -95,24 +93,44 @@ def trace(session, caller: Caller, product_code: str, lot: str) -> dict:
     return {"product_code": product_code, "lot": lot, "date_exp": date_exp or "", **story}
 
 
+def product_and_lot(session, address: str) -> tuple[str, str]:
+    """The (product, lot) that `address`, "<product>/<lot>" as a lot's page is named, means when
+    either code may hold "/" ("A/B/C": product A/B's lot C, or product A's lot B/C). Of the ways to
+    cut it at a "/": the one whose lot was booked (a line of a warehouse document, as `trace` asks);
+    else one whose product exists; else the longest product. Where two qualify, the longer product
+    wins (truly ambiguous: both lots exist). An address with one "/" has one cut and reads nothing."""
+    cuts = [(address[:at], address[at + 1:]) for at in range(len(address) - 2, 0, -1) if address[at] == "/"]
+    if len(cuts) < 2:
+        return cuts[0] if cuts else (address, "")
+    item = WarehouseDocumentItem
+    booked = {(code, lot) for code, lot in session.execute(select(item.product_code, item.lot).distinct().where(
+        or_(*(and_(item.product_code == code, item.lot == lot) for code, lot in cuts))))}
+    known = set(session.scalars(select(Product.product_code).where(Product.product_code.in_([c for c, _ in cuts]))))
+    for found in ([cut for cut in cuts if cut in booked], [cut for cut in cuts if cut[0] in known]):
+        if found:
+            return found[0]
+    return cuts[0]
+
+
 def _moves(session, warehouses, product_code: str, lot: str, numbers: dict[int, int]) -> tuple[list[dict], set]:
     """The moves of the lot that touch the caller's warehouses, oldest first, and the documents of
     those between warehouses. An event's `amount` is what moved; its `change` what it changed in
     the stock the caller sees: + into a warehouse seen from one not, - the other way, 0 else."""
-    # A move keeps its lines as JSON text (json.dumps, so each code is written as dumps writes it):
-    # the text narrows the rows, the parsed lines decide.
+    # The lot's lines of moves (move_items, written with each move), through their (product, lot)
+    # index: never the lines of every move the depot made. A move may name the lot on two lines.
+    lines = (select(MoveItem.move_id, func.sum(MoveItem.amount_milli).label("amount"))
+             .where(MoveItem.product_code == product_code, MoveItem.lot == lot)
+             .group_by(MoveItem.move_id).subquery())
     query = (select(Move.move_id, Move.created_at, Move.from_warehouse, Move.from_location, Move.to_warehouse,
                     Move.to_location, Move.out_document_id, Move.in_document_id, Move.note, Move.posted_by,
-                    Move.items)
-             .where(Move.items.contains(json.dumps(product_code), autoescape=True),
-                    Move.items.contains(json.dumps(lot), autoescape=True))
+                    lines.c.amount)
+             .join(lines, lines.c.move_id == Move.move_id)
              .order_by(Move.created_at, Move.move_id))
     if warehouses is not None:
         query = query.where(Move.from_warehouse.in_(warehouses) | Move.to_warehouse.in_(warehouses))
     events, documents = [], set()
     for row in session.connection().execute(query):
-        amount = sum(line["amount_milli"] for line in json.loads(row.items)
-                     if line["product_code"] == product_code and line.get("lot", "") == lot)
+        amount = int(row.amount)
         if not amount:
             continue
         into = warehouses is None or row.to_warehouse in warehouses

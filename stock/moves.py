@@ -15,7 +15,7 @@ from datetime import date, datetime, timezone
 from sqlalchemy import insert, or_, select
 from sqlalchemy.exc import IntegrityError
 
-from models import BestBefore, Move, Product, WarehouseDocument
+from models import BestBefore, Move, MoveItem, Product, WarehouseDocument
 from stock import placement
 from stock.balances import add_document_items, change_balances, new_document
 from stock.caller import Caller, utc_text
@@ -79,14 +79,17 @@ def _book_move(session, caller: Caller, move: dict, digest: str, policy: Policy)
         message = say("A move within a warehouse goes from one location to another.")
         raise Invalid(message, {"data": {"to": {"location": [message]}}})
     products = _check_items(session, move["items"])
+    move_lines = [{"product_code": i["product_code"], "lot": i.get("lot", ""), "amount_milli": i["amount_milli"]}
+                  for i in move["items"]]
     # First written, so that a copy racing this one waits on its key and then finds it.
     session.execute(insert(Move).values(
         move_id=move["move_id"], from_warehouse=source["id_warehouse"], from_location=from_location,
         to_warehouse=target["id_warehouse"], to_location=to_location, note=move.get("note", ""),
         created_at=datetime.now(timezone.utc), posted_by=caller.name[:100], content_digest=digest,
-        out_document_id=0, in_document_id=0,
-        items=json.dumps([{"product_code": i["product_code"], "lot": i.get("lot", ""), "amount_milli": i["amount_milli"]}
-                          for i in move["items"]])))
+        out_document_id=0, in_document_id=0, items=json.dumps(move_lines)))
+    # The same lines a row each: a lot's story finds its moves through their index.
+    session.execute(insert(MoveItem), [{"move_id": move["move_id"], "line": number, **line}
+                                       for number, line in enumerate(move_lines, start=1)])
     amounts: dict[tuple[str, str], int] = defaultdict(int)
     for item in move["items"]:
         amounts[(item["product_code"], item.get("lot", ""))] += item["amount_milli"]

@@ -91,3 +91,15 @@ def test_an_order_number_ending_in_pick_is_refused_as_it_would_name_the_pick_pla
     add_products(api)
     r = api.post("/v1/documents/", order("SO/pick", [order_item(1, "P1", 1)], directions=("O",)))
     assert r.status_code == 422 and "document_number" in r.json["error"]["fields"]["data"]
+
+
+def test_places_looked_up_a_few_at_a_time_plan_the_same(depot, monkeypatch):
+    # The locations an order's stock lies on are read in statements of at most _CHUNK codes; a
+    # depot with more of them than that gets the same plan as one read in a single statement.
+    from stock import pick_plan
+    sales_order(depot, [order_item(1, "LOT", 20), order_item(2, "P1", 7)])
+    whole = pick(depot)
+    monkeypatch.setattr(pick_plan, "_CHUNK", 1)
+    assert pick(depot) == whole == [
+        ("", "LOT", "Y", "2027-01-15", 2), ("A-2", "LOT", "Y", "2027-01-15", 2), ("A-2", "P1", "", "", 5),
+        ("A-10", "LOT", "X", "2027-03-01", 4), ("A-10", "P1", "", "", 2), ("Z-1", "LOT", "Z", "", 9)]

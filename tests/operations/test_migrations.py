@@ -251,6 +251,50 @@ def test_the_upgrade_to_locations_makes_all_stock_unplaced(make_app, empty_datab
     assert [(row["location"], row["lot"], row["amount"]) for row in listed] == [("", "A", 3.25), ("", "C", -1)]
 
 
+
+def test_the_upgrade_gives_the_moves_made_so_far_their_lines(make_app, empty_database):
+    """A database at f41a1a550001 with a lot received and moved twice (once on two lines of one
+    move) and another lot moved: after the upgrade the lot's story tells both moves of it, each
+    line of every move kept as a row."""
+    app = make_app(database=empty_database, upgrade=False)
+    with app.app_context():
+        command.upgrade(upgrades.alembic_config(), "f41a1a550001")
+        with db.engine.begin() as connection:
+            connection.execute(text("INSERT INTO api_keys (name, role, key_hash, warehouses, created_at) "
+                                    "VALUES ('admin', 'admin', :h, '', :t)"),
+                               {"h": hash_key("old-key"), "t": datetime.now()})
+            connection.execute(text("INSERT INTO products (product_code, name, active, base_unit, "
+                                    "base_unit_barcode, category, lot_level, weight_brutto_milli, "
+                                    "weight_netto_milli, weight_unit, decimal_places) "
+                                    "VALUES ('P1', 'P', 1, 'pc', '', 0, 1, 0, 0, 'kg', 3)"))
+            connection.execute(text("INSERT INTO warehouse_documents (id, doc_number, id_warehouse, direction, date, "
+                                    "doc_created_date, id_customer, batch_number, ufid) "
+                                    "VALUES (1, 1, 1, 'I', '2026-05-01', '2026-05-01', 0, 0, 'I-2026-000001')"))
+            connection.execute(text("INSERT INTO warehouse_document_items (document_id, item_number, id_warehouse, "
+                                    "direction, date, product_code, name, lot, date_exp, amount_base_milli, "
+                                    "doc_created_date, timestamp_from_client) VALUES (1, 1, 1, 'I', '2026-05-01', "
+                                    "'P1', 'P', 'A', '', 9000, '2026-05-01', '')"))
+            for move_id, hour, lines in (
+                    ("m1", 10, [("A", 2000), ("B", 1000), ("A", 500)]), ("m2", 11, [("B", 1000)]),
+                    ("m3", 12, [("A", 1000)])):
+                connection.execute(text(
+                    "INSERT INTO moves (move_id, from_warehouse, from_location, to_warehouse, to_location, note, "
+                    "created_at, posted_by, content_digest, out_document_id, in_document_id, items) VALUES "
+                    "(:id, 1, '', 1, 'A-1', '', :at, 'old', '', 0, 0, :items)"),
+                    {"id": move_id, "at": datetime(2026, 5, 2, hour), "items": json.dumps(
+                        [{"product_code": "P1", "lot": lot, "amount_milli": amount} for lot, amount in lines])})
+        db.engine.dispose()
+    upgrade_database(app, who="tests")
+    with app.app_context():
+        with db.engine.connect() as connection:
+            lines = sorted(connection.execute(text(
+                "SELECT move_id, line, product_code, lot, amount_milli FROM move_items")).all())
+    assert lines == [("m1", 1, "P1", "A", 2000), ("m1", 2, "P1", "B", 1000), ("m1", 3, "P1", "A", 500),
+                     ("m2", 1, "P1", "B", 1000), ("m3", 1, "P1", "A", 1000)]
+    story = app.test_client().get("/v1/lots/trace?product_code=P1&lot=A", headers={"TS-Apikey": "old-key"})
+    assert story.status_code == 200, story.json
+    assert [(event["move_id"], event["amount"]) for event in story.json["item"]["moved"]] == [("m1", 2.5), ("m3", 1)]
+
 # --- the release before migrations -----------------------------------------------------------
 
 @pytest.mark.live

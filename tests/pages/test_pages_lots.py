@@ -8,7 +8,7 @@ import pytest
 from openpyxl import load_workbook
 
 from conftest import Scanner, sign_in, signed_in, token_of
-from helpers import add_products, created, item, order, order_item
+from helpers import add_products, created, item, order, order_item, product
 from office import csv_rows
 
 PAST = (date.today() - timedelta(days=3)).isoformat()
@@ -49,6 +49,24 @@ def test_the_lot_page_shows_both_directions_and_the_recall_list(client, person, 
     assert client.get("/lots/LOT/Z").status_code == 404
     assert client.get("/lots/LOT/A?format=pdf").status_code == 422
 
+
+def test_a_lot_whose_code_holds_a_slash_has_its_page_its_downloads_and_links(api, client, person):
+    # Products CUT and CUT/A, both kept by lot: /lots/CUT/A/1 could name either one's lot, the lot
+    # booked decides (CUT's lot A/1); /lots/CUT/A/2 is CUT/A's lot 2.
+    for code in ("CUT", "CUT/A"):
+        created(api.post("/v1/products/", product(code, lot_level=1)))
+    Scanner(api).book("R", "I", [item("CUT", 4, lot="A/1"), item("CUT/A", 3, lot="2")])
+    signed_in(client, person, "read")
+    first, second = text(client.get("/lots/CUT/A/1")), text(client.get("/lots/CUT/A/2"))
+    assert "Product CUT<" in first and "4 received" in first and 'href="/lots/CUT/A/1?format=csv"' in first
+    assert "Product CUT/A<" in second and "3 received" in second
+    stock = text(client.get("/?level=1"))
+    assert 'href="/lots/CUT/A/1"' in stock and 'href="/lots/CUT/A/2"' in stock
+    download = client.get("/lots/CUT/A/1?format=csv")
+    assert download.headers["Content-Disposition"] == 'attachment; filename="recall-CUT-A_1.csv"'
+    assert csv_rows(download) == []  # received, delivered to nobody yet
+    assert client.get("/lots/CUT/A/1?format=xlsx").status_code == 200
+    assert client.get("/lots/CUT/A/9").status_code == 404
 
 def test_a_person_limited_to_another_warehouse_does_not_find_the_lot(client, person, lot_depot):
     signed_in(client, person, "read_w2", [2])
