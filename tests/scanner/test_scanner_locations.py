@@ -4,34 +4,10 @@ a warehouse and into another one, a move booked in a dead spot and sent once, Pi
 location by the order's pick plan, and Count of a location. Each checked through the API: the stock
 per location (GET /v1/locations/stock), the moves, the batches' wplace.
 """
-import pytest
 from playwright.sync_api import expect
 
-from helpers import batch, item
-from scanner_page import (BUTTER, CHEESE, DESKTOP, MILK, MILK_CRATE, PHONE, booked, choose, close_context,
-                          keep_screenshot, kept, open_context, paired, pick_order, ready_for_a_dead_spot, wedge)
-
-
-def racks(depot, warehouse=1, codes=("DOCK", "A-1", "A-2", "B-1"), receiving="DOCK"):
-    for code in codes:
-        depot.ok("POST", "/v1/locations/", {"id_warehouse": warehouse, "code": code, "name": f"Shelf {code}",
-                                            "receiving": int(code == receiving)})
-
-
-def placed(depot, warehouse=1):
-    """The warehouse's stock per location: {(location, product, lot): amount}."""
-    rows = depot.ok("GET", f"/v1/locations/stock?id_warehouse={warehouse}")["list"]
-    return {(row["location"], row["product_code"], row["lot"]): row["amount"] for row in rows}
-
-
-def put_away(depot, number, lines, warehouse=1):
-    """Goods-in through the API onto locations: (code, amount, location, lot, best-before)."""
-    items = [item(code, amount, wplace=where, lot=lot, date_exp=day) for code, amount, where, lot, day in lines]
-    depot.ok("POST", "/v1/batches/", batch(number, items, id_warehouse=str(warehouse)))
-
-
-def warehouse_name(depot, warehouse):
-    return next(w["name"] for w in depot.ok("GET", "/v1/warehouses/")["list"] if w["id_warehouse"] == warehouse)
+from scanner_page import (BUTTER, CHEESE, MILK, MILK_CRATE, PHONE, booked, choose, keep_screenshot, kept, paired,
+                          pick_order, placed, put_away, racks, ready_for_a_dead_spot, warehouse_name, wedge)
 
 
 def lots_fetched(tab):
@@ -48,13 +24,6 @@ def shot(tab, name):
     """A screenshot for docs/, of the phone's run only: the docs show the page at 390 px."""
     if tab.viewport_size == PHONE:
         keep_screenshot(tab, name)
-
-
-@pytest.fixture(params=[PHONE, DESKTOP], ids=["390px", "desktop"])
-def device(request, browser, dairy):
-    context = open_context(browser, dairy, request.param)
-    yield context
-    close_context(context)
 
 
 # --- Receive --------------------------------------------------------------------------------------
