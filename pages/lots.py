@@ -85,7 +85,8 @@ def write_offs_page():
 @bp.get("/write-offs/new")
 @signed_in
 def new_write_off():
-    """Asks first: the lot, the amount (its stock, filled in), the reason (expired unless asked)."""
+    """Asks first: the lot, the amount (its stock, filled in), the reason (the alerts page's expired; else
+    the person chooses)."""
     asked = load_args(write_off_asked, request.args)
     return _confirm_page(asked, errors={})
 
@@ -103,7 +104,7 @@ def _confirm_page(asked: dict, errors: dict, status: int = 200):
             Balance.id_warehouse == asked["warehouse"], Balance.product_code == asked["product"],
             Balance.lot == asked["lot"])) or 0
     product = db.session.get(Product, asked["product"])
-    form = {"amount": asked.get("amount") or str(from_milli(stock)), "reason": asked.get("reason", "expired"),
+    form = {"amount": asked.get("amount") or str(from_milli(stock)), "reason": asked["reason"],
             "note": asked.get("note", ""), "write_off_id": asked.get("write_off_id") or str(uuid.uuid4())}
     return render_template("write_off_confirm.html", asked=asked, stock=stock, product=product, form=form,
                            reasons=write_offs.REASONS, reason_words=REASON_WORDS, back=BACK[asked["back"]](asked),

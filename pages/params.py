@@ -288,7 +288,7 @@ class WriteOffAsked(Schema):
     product = fields.String(required=True, validate=[validate.Length(min=1, max=200), printable])
     lot = fields.String(load_default="", validate=[validate.Length(max=200), printable])
     amount = fields.String(load_default="", validate=validate.Length(max=40))
-    reason = fields.String(load_default="expired", validate=validate.Length(max=20))
+    reason = fields.String(load_default="", validate=validate.Length(max=20))
     location = fields.String(load_default="", validate=[validate.Length(max=30), printable])
     back = fields.String(load_default="alerts", validate=validate.OneOf(("alerts", "stock", "lot")))
 
