@@ -129,6 +129,15 @@ def wedge(tab, code):
     return tab.locator("body").get_attribute("data-feedback")
 
 
+def told(tab, act):
+    """act() (a tap on Set, Add, a Reason chosen), then wait for the page's feedback of it: otherwise a
+    wedge scan that follows at once may read the feedback count before that feedback, and wait for a
+    count the two feedbacks together step over."""
+    before = int(tab.locator("body").get_attribute("data-feedbacks") or 0)
+    act()
+    expect(tab.locator("body")).to_have_attribute("data-feedbacks", str(before + 1))
+
+
 def waiting(tab):
     return int(tab.locator("[data-queue-waiting]").inner_text())
 

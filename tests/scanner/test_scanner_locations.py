@@ -7,7 +7,8 @@ per location (GET /v1/locations/stock), the moves, the batches' wplace.
 from playwright.sync_api import expect
 
 from scanner_page import (BUTTER, CHEESE, MILK, MILK_CRATE, PHONE, booked, choose, keep_screenshot, kept, paired,
-                          pick_order, placed, put_away, racks, ready_for_a_dead_spot, warehouse_name, wedge)
+                          pick_order, placed, put_away, racks, ready_for_a_dead_spot, told, warehouse_name,
+                          wedge)
 
 
 def lots_fetched(tab):
@@ -43,9 +44,9 @@ def test_receive_goes_to_the_location_scanned_typed_or_proposed_and_a_warehouse_
     assert wedge(tab, CHEESE) == "warning"
     tab.get_by_label("Lot").fill("L-7")
     tab.get_by_label("Best before").fill("2027-05-31")
-    tab.get_by_role("button", name="Add").click()
+    told(tab, tab.get_by_role("button", name="Add").click)
     tab.get_by_label("Quantity").fill("5")
-    tab.get_by_role("button", name="Set").click()
+    told(tab, tab.get_by_role("button", name="Set").click)
     shot(tab, "scanner-receive-location.png")
     # Typed into the field, as a person without a trigger does.
     tab.get_by_label("Location").fill("B-1")
@@ -117,9 +118,9 @@ def test_a_move_within_a_warehouse_and_one_into_another_warehouse(device, dairy)
     # The lot prompt offers what lies at From, the first expiring first.
     expect(tab.get_by_label("Lot")).to_have_value("L-OLD")
     expect(tab.locator("#lot-choices button")).to_have_text(["L-OLD · 2027-01-31 · 4", "L-NEW · 2027-06-30 · 2"])
-    tab.get_by_role("button", name="Add").click()
+    told(tab, tab.get_by_role("button", name="Add").click)
     tab.get_by_label("Quantity").fill("3")
-    tab.get_by_role("button", name="Set").click()
+    told(tab, tab.get_by_role("button", name="Set").click)
     wedge(tab, "C-2")
     expect(tab.locator("#flow-title")).to_contain_text(f"→ {warehouse_name(dairy, 2)}")
     tab.get_by_role("button", name="Book").click()
@@ -153,10 +154,10 @@ def test_a_move_to_a_warehouse_without_locations_and_one_the_service_refuses_nee
     tab.get_by_role("button", name="Edit").click()
     tab.locator("#lines li").first.click()
     tab.get_by_label("Quantity").fill("0")
-    tab.get_by_role("button", name="Set").click()
+    told(tab, tab.get_by_role("button", name="Set").click)
     wedge(tab, MILK)
     tab.get_by_label("Quantity").fill("5")
-    tab.get_by_role("button", name="Set").click()
+    told(tab, tab.get_by_role("button", name="Set").click)
     tab.get_by_role("button", name="Book").click()
     booked(tab, 1)
     assert placed(dairy) == {}
@@ -208,18 +209,18 @@ def test_pick_names_the_next_location_and_books_each_line_from_where_the_plan_to
     assert wedge(tab, "A-1") == "ok"
     wedge(tab, CHEESE)
     expect(tab.get_by_label("Lot")).to_have_value("L-OLD")
-    tab.get_by_role("button", name="Add").click()
+    told(tab, tab.get_by_role("button", name="Add").click)
     tab.get_by_label("Quantity").fill("4")
-    tab.get_by_role("button", name="Set").click()
+    told(tab, tab.get_by_role("button", name="Set").click)
     expect(where).to_have_text("Go to A-2: Milk 1 l 12 pc")
     wedge(tab, MILK_CRATE)
     expect(where).to_have_text("Go to B-1: Gouda 400 g lot L-NEW 2 pc, Milk 1 l 12 pc")
     wedge(tab, MILK_CRATE)
     wedge(tab, CHEESE)
     expect(tab.get_by_label("Lot")).to_have_value("L-NEW")
-    tab.get_by_role("button", name="Add").click()
+    told(tab, tab.get_by_role("button", name="Add").click)
     tab.get_by_label("Quantity").fill("2")
-    tab.get_by_role("button", name="Set").click()
+    told(tab, tab.get_by_role("button", name="Set").click)
     expect(where).to_contain_text("Everything planned is taken")
     tab.get_by_role("button", name="Book").click()
     booked(tab, 1)
@@ -265,7 +266,7 @@ def test_count_asks_the_location_first_and_counts_each_location_scanned(phone, d
     wedge(tab, MILK_CRATE)
     wedge(tab, BUTTER)
     tab.get_by_label("Quantity").fill("0")  # found none of it here
-    tab.get_by_role("button", name="Set").click()
+    told(tab, tab.get_by_role("button", name="Set").click)
     wedge(tab, "B-1")
     wedge(tab, MILK)
     keep_screenshot(tab, "scanner-count-location.png")

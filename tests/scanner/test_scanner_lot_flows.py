@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from helpers import batch, item
 from scanner_page import (CHEESE, MILK, MILK_CRATE, PHONE, booked, choose, keep_screenshot, paired, pick_order,
-                          placed, put_away, racks, ready_for_a_dead_spot, wedge)
+                          placed, put_away, racks, ready_for_a_dead_spot, told, wedge)
 
 
 def shot(tab, name):
@@ -22,13 +22,6 @@ def shot(tab, name):
 def write_offs(depot):
     return [(w["reason"], w["id_warehouse"], [(i["product_code"], i["lot"], i["amount"]) for i in w["items"]])
             for w in depot.ok("GET", "/v1/write_offs/")["list"]]
-
-
-def told(tab, act):
-    """act(), then wait for the page's feedback of it: a scan that follows at once is told on its own."""
-    before = int(tab.locator("body").get_attribute("data-feedbacks") or 0)
-    act()
-    expect(tab.locator("body")).to_have_attribute("data-feedbacks", str(before + 1))
 
 
 def lot_given(tab, lot, amount):
