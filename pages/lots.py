@@ -11,7 +11,9 @@ from flask_babel import gettext as _, lazy_gettext as _l
 from marshmallow import ValidationError
 from sqlalchemy import select
 
-from models import Balance, Product
+from language.choice import current
+from language.formats import typed_amount
+from models import Balance, LocationBalance, Product
 from pages import bp
 from pages.common import csv_response, page_actor, safe_file_name, warehouses
 from pages.params import load_args, lot_query, write_off_asked, write_offs_query
@@ -22,6 +24,14 @@ from stock.errors import Forbidden, ServiceError, say
 from stock.policy import Policy
 from stock.quantities import from_milli
 from storage.db import db
+
+# A write-off's reasons as the form offers them; the value booked stays the API's English word.
+# Capitalised: "expired" alone is a key's word elsewhere on the pages. The scanner says the same (reason.js).
+REASON_WORDS = {"expired": _l("Expired"), "damaged": _l("Damaged"), "lost": _l("Lost"), "sample": _l("Sample"),
+                "other": _l("Other")}
+# Where the form's Cancel goes back to: the page that offered the write-off.
+BACK = {"alerts": lambda asked: url_for("pages.alerts", kind="expired"), "stock": lambda asked: url_for("pages.stock"),
+        "lot": lambda asked: url_for("pages.lot", product_code=asked["product"], lot=asked["lot"] or "-")}
 
 KIND_TITLES = {"received": _l("Received"), "returned": _l("Returned"), "counted": _l("Counted (difference)"),
                "delivered": _l("Delivered"), "written_off": _l("Written off"), "moved": _l("Moved")}
@@ -77,7 +87,8 @@ def write_offs_page():
 @bp.get("/write-offs/new")
 @signed_in
 def new_write_off():
-    """Asks first: the lot, the amount (its stock, filled in), the reason (expired unless asked)."""
+    """Asks first: the lot, the amount (its stock, filled in), the reason (the alerts page's expired; else
+    the person chooses)."""
     asked = load_args(write_off_asked, request.args)
     return _confirm_page(asked, errors={})
 
@@ -86,14 +97,20 @@ def _confirm_page(asked: dict, errors: dict, status: int = 200):
     if not g.caller.has_role("scan"):
         raise Forbidden(say("Writing off needs role scan or admin."))
     g.caller.require_warehouse(asked["warehouse"])
-    stock = db.session.scalar(select(Balance.amount_milli).where(
-        Balance.id_warehouse == asked["warehouse"], Balance.product_code == asked["product"],
-        Balance.lot == asked["lot"])) or 0
+    if asked["location"]:  # a row of the stock page by location: what lies there
+        stock = db.session.scalar(select(LocationBalance.amount_milli).where(
+            LocationBalance.id_warehouse == asked["warehouse"], LocationBalance.location == asked["location"],
+            LocationBalance.product_code == asked["product"], LocationBalance.lot == asked["lot"])) or 0
+    else:
+        stock = db.session.scalar(select(Balance.amount_milli).where(
+            Balance.id_warehouse == asked["warehouse"], Balance.product_code == asked["product"],
+            Balance.lot == asked["lot"])) or 0
     product = db.session.get(Product, asked["product"])
-    form = {"amount": asked.get("amount") or str(from_milli(stock)), "reason": asked.get("reason") or "expired",
+    form = {"amount": asked.get("amount") or str(from_milli(stock)), "reason": asked["reason"],
             "note": asked.get("note", ""), "write_off_id": asked.get("write_off_id") or str(uuid.uuid4())}
     return render_template("write_off_confirm.html", asked=asked, stock=stock, product=product, form=form,
-                           reasons=write_offs.REASONS, errors=errors), status
+                           reasons=write_offs.REASONS, reason_words=REASON_WORDS, back=BACK[asked["back"]](asked),
+                           errors=errors), status
 
 
 @bp.post("/write-offs/new")
@@ -102,12 +119,14 @@ def book_write_off():
     """Write the lot off as confirmed: booked as a goods-out document, by the same rule as the API."""
     check_form_post()
     form = request.form
-    asked = load_args(write_off_asked, {key: form.get(key, "") for key in ("warehouse", "product", "lot")})
+    asked = load_args(write_off_asked, {key: form.get(key, "") for key in ("warehouse", "product", "lot", "location")}
+                      | {"back": form.get("back") or "alerts"})
     asked.update(amount=form.get("amount", ""), reason=form.get("reason", ""), note=form.get("note", ""),
                  write_off_id=form.get("write_off_id", ""))
     body = {"write_off_id": asked["write_off_id"], "id_warehouse": asked["warehouse"], "reason": asked["reason"],
             "note": asked["note"], "items": [{"product_code": asked["product"], "lot": asked["lot"],
-                                              "amount": asked["amount"]}]}
+                                              "amount": typed_amount(asked["amount"], current()),
+                                              "location": asked["location"]}]}
     try:
         if not g.caller.has_role("scan"):
             raise Forbidden(say("Writing off needs role scan or admin."))

@@ -281,13 +281,16 @@ class WriteOffsQuery(Schema):
 
 
 class WriteOffAsked(Schema):
-    """/write-offs/new: the lot the alerts page offers to write off, and how much of it."""
+    """/write-offs/new: the lot the alerts, lot or stock page offers to write off, how much of it, from
+    which location (empty: as any goods-out takes it), why ("" asks the person), and the page to go back to."""
 
     warehouse = fields.Integer(required=True, validate=validate.Range(min=1, max=2**63 - 1))
     product = fields.String(required=True, validate=[validate.Length(min=1, max=200), printable])
     lot = fields.String(load_default="", validate=[validate.Length(max=200), printable])
     amount = fields.String(load_default="", validate=validate.Length(max=40))
-    reason = fields.String(load_default="expired", validate=validate.Length(max=20))
+    reason = fields.String(load_default="", validate=validate.Length(max=20))
+    location = fields.String(load_default="", validate=[validate.Length(max=30), printable])
+    back = fields.String(load_default="alerts", validate=validate.OneOf(("alerts", "stock", "lot")))
 
 
 alerts_query = AlertsQuery()

@@ -42,7 +42,7 @@ def stock_page():
     packaging = packages.packaging_of(db.session, (row["product_code"] for row in pager.rows))
     for row in pager.rows:
         row["packages"] = packages.in_packages(row["amount_milli"], packaging.get(row["product_code"], []))
-    return render_template("stock.html", query=query, pager=pager, racks=racks,
+    return render_template("stock.html", query=query, pager=pager, racks=racks, may_write_off=g.caller.has_role("scan"),
                            filtered=bool(query["q"]) or query["warehouse"] is not None)
 
 
@@ -70,6 +70,7 @@ def _by_location(query: dict, filters: dict, racks: set[int]):
     for row in pager.rows:
         row["packages"] = packages.in_packages(row["amount_milli"], packaging.get(row["product_code"], []))
     return render_template("stock.html", query=query, pager=pager, racks=racks, by_location=True,
+                           may_write_off=g.caller.has_role("scan"),
                            filtered=bool(query["q"]) or query["warehouse"] is not None or location is not None)
 
 

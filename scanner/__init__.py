@@ -5,10 +5,12 @@
   static/          plain ES modules written here, no build step, nothing from elsewhere; each
                    imports only those listed below it, never in a circle (docs/scanner.md):
     app.js           the page module: wires the others to the page, offers the flows, starts it
-    receive.js, pick.js, ship.js, count.js, move.js   one per flow: its screen, what it does its own way
+    receive.js, pick.js, ship.js, count.js, move.js, write_off.js, returns.js   one per flow: its screen,
+                     what it does its own way
     flow_screen.js   what a flow's module is, and what every flow does unless it says otherwise
     booking.js       the open flow opened from its home button, booked onto the queue, or left
     places.js        a location scanned or typed: where what follows goes, a move's From and To
+    reason.js        a write-off's or a return's field Reason: its choices in words, asked at Book
     scanning.js      what a scan does in a flow: resolved, checked, its lot asked, added, told
     quantity.js      the Quantity field and its keypad; a tap on a line highlights it
     attention.js     a refused batch's buttons: send again, edit, delete
@@ -26,6 +28,7 @@
     queue.js, numbers.js, catalogue.js, store.js, api.js   the queue and its one sender, blocks of
                      batch numbers, the catalogue, IndexedDB, calls with the key (no DOM: a test
                      may drive them alone)
+    lot_flows.js     a write-off's and a return's reasons and bodies (no DOM)
     flow.js, locations.js, amounts.js   a flow's rules (what a scan adds, the batches it books); locations
                      on the device (a code looked up, the pick plan followed, a move's body); amounts (no DOM)
     language.js      the device's own language, kept in a cookie of /scan, the page drawn again in it

@@ -67,7 +67,7 @@ def words_json(language: str) -> Markup:
 
 @bp.get("/scan")
 def scan_page():
-    """The scanner: pairing, the four flows, the queue of batches waiting to be sent."""
+    """The scanner: pairing, its flows, the queue of what waits to be sent."""
     language = page_language()
     with force_locale(language):
         page = render_template("scanner/scan.html", version=VERSION, import_map=Markup(IMPORT_MAP), language=language,

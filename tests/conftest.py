@@ -667,6 +667,16 @@ def phone(browser, dairy):
     close_context(context)
 
 
+@pytest.fixture(params=["390px", "desktop"])
+def device(request, browser, dairy):
+    """The scanner's browser on a 390 px phone (touch), then on a 1280 px desktop: each test of it runs on both."""
+    from scanner_page import DESKTOP, PHONE, close_context, open_context
+
+    context = open_context(browser, dairy, PHONE if request.param == "390px" else DESKTOP)
+    yield context
+    close_context(context)
+
+
 # --- the office pages: a small depot through the test client, the demo depot in chromium ------
 # Imported here, below what they import of this module (Scanner, PASSWORD, sideways).
 

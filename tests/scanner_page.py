@@ -129,6 +129,15 @@ def wedge(tab, code):
     return tab.locator("body").get_attribute("data-feedback")
 
 
+def told(tab, act):
+    """act() (a tap on Set, Add, a Reason chosen), then wait for the page's feedback of it: otherwise a
+    wedge scan that follows at once may read the feedback count before that feedback, and wait for a
+    count the two feedbacks together step over."""
+    before = int(tab.locator("body").get_attribute("data-feedbacks") or 0)
+    act()
+    expect(tab.locator("body")).to_have_attribute("data-feedbacks", str(before + 1))
+
+
 def waiting(tab):
     return int(tab.locator("[data-queue-waiting]").inner_text())
 
@@ -226,3 +235,27 @@ def keep_screenshot(tab, name):
     folder = os.environ.get("WAREHOUSE_SCREENSHOTS")
     if folder:
         tab.screenshot(path=os.path.join(folder, name))
+
+
+# --- warehouses with locations (DESIGN 27) ------------------------------------------------------
+
+def racks(depot, warehouse=1, codes=("DOCK", "A-1", "A-2", "B-1"), receiving="DOCK"):
+    for code in codes:
+        depot.ok("POST", "/v1/locations/", {"id_warehouse": warehouse, "code": code, "name": f"Shelf {code}",
+                                            "receiving": int(code == receiving)})
+
+
+def placed(depot, warehouse=1):
+    """The warehouse's stock per location: {(location, product, lot): amount}."""
+    rows = depot.ok("GET", f"/v1/locations/stock?id_warehouse={warehouse}")["list"]
+    return {(row["location"], row["product_code"], row["lot"]): row["amount"] for row in rows}
+
+
+def put_away(depot, number, lines, warehouse=1):
+    """Goods-in through the API onto locations: (code, amount, location, lot, best-before)."""
+    items = [item(code, amount, wplace=where, lot=lot, date_exp=day) for code, amount, where, lot, day in lines]
+    depot.ok("POST", "/v1/batches/", batch(number, items, id_warehouse=str(warehouse)))
+
+
+def warehouse_name(depot, warehouse):
+    return next(w["name"] for w in depot.ok("GET", "/v1/warehouses/")["list"] if w["id_warehouse"] == warehouse)

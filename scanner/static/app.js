@@ -15,7 +15,9 @@ import { pick } from "./pick.js";
 import { placeTyped, toWarehouse } from "./places.js";
 import { chooseLine, keypad, openKeypad, setQuantity } from "./quantity.js";
 import * as queue from "./queue.js";
+import { reasonChosen } from "./reason.js";
 import { receive } from "./receive.js";
+import { takeBack } from "./returns.js";
 import { lotCancelled, lotGiven, scanned, typeCode } from "./scanning.js";
 import { $, keepFocus, note } from "./screen.js";
 import { send } from "./sending.js";
@@ -25,12 +27,13 @@ import { load, offer, state } from "./state.js";
 import { drawQueue, drawStatus } from "./status.js";
 import { toggleCamera } from "./viewfinder.js";
 import { t } from "./words.js";
+import { writeOff } from "./write_off.js";
 
 const REFRESH_MS = 60000; // the offline data, at most once a minute while the page is open
 const TICK_MS = 5000;
 
 // The flows the page offers, each its screen's module (flow_screen.js): a new flow is one more here.
-offer(receive, pick, ship, count, move);
+offer(receive, pick, ship, count, move, writeOff, takeBack);
 
 /** The fields a code typed (or a label scanned) into belongs to: the lot, the key, a flow's places. */
 const typedThere = (element) => ["lot", "pair-key", "location", "from", "to"].includes(element.id);
@@ -100,6 +103,7 @@ function wire() {
   document.querySelector(".keys").addEventListener("click", keypad);
   $("lines").addEventListener("click", chooseLine);
   $("places").addEventListener("change", placeTyped);
+  $("reason").addEventListener("change", reasonChosen);
   $("to-warehouse").addEventListener("click", toWarehouse);
   $("scan").addEventListener("blur", keepFocus);
   document.addEventListener("visibilitychange", () => {

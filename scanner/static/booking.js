@@ -16,6 +16,14 @@ import { t } from "./words.js";
 
 const APP_VERSION = `browser scanner ${document.body.dataset.version}`;
 
+// What a flow that booked one entry says of it, by the entry's kind.
+const ONE = {
+  batch: () => t("Booked on the device: one batch. It goes to the service now, or as soon as it answers."),
+  move: () => t("Booked on the device: one move. It goes to the service now, or as soon as it answers."),
+  write_off: () => t("Booked on the device: one write-off. It goes to the service now, or as soon as it answers."),
+  return: () => t("Booked on the device: one return. It goes to the service now, or as soon as it answers."),
+};
+
 /** A flow's button on the home screen: what the flow asks, then its screen. */
 export async function open(kind) {
   if (!state.warehouses.length && state.refreshing) await state.refreshing; // just paired: the first fetch
@@ -63,9 +71,7 @@ async function bookOpenFlow() {
   signal("ok");
   show();
   note(made !== 1 ? t("Booked on the device: %(count)s batches. It goes to the service now, or as soon as it answers.", { count: made })
-    : flow.kind === "move" ? t("Booked on the device: one move. It goes to the service now, or as soon as it answers.")
-      : t("Booked on the device: one batch. It goes to the service now, or as soon as it answers."),
-  "booked");
+    : (ONE[flow.kind] || ONE.batch)(), "booked");
   await send(true);
   numbers.keepAhead(state.key).catch(() => {});
 }

@@ -10,6 +10,8 @@ export const KINDS = {
   ship: { title: "Ship", direction: "O", type: "R" },
   count: { title: "Count", direction: "I", type: "V" },
   move: { title: "Move", direction: "O", type: "" }, // booked as a move (POST /v1/moves/), not as a batch
+  write_off: { title: "Write off", direction: "O", type: "" }, // POST /v1/write_offs/ (lot_flows.js)
+  return: { title: "Return", direction: "I", type: "" }, // POST /v1/returns/ (lot_flows.js)
 };
 
 /** A new flow: kind, warehouse {id_warehouse, name}, and for Receive or Pick maybe an order (its

@@ -12,7 +12,7 @@ import { amount, t } from "./words.js";
 
 /** A flow's title in the page's language (flow.js keeps the English one the batches are named by). */
 const TITLES = { receive: () => t("Receive"), pick: () => t("Pick"), ship: () => t("Ship"), count: () => t("Count"),
-                 move: () => t("Move") };
+                 move: () => t("Move"), write_off: () => t("Write off"), return: () => t("Return") };
 export const flowTitle = (kind) => TITLES[kind]();
 
 /** A line's amount as people read it: "2 crate (24 pc)". */
@@ -48,6 +48,7 @@ export function drawLines(flow, leave) {
   $("flow-title").textContent = `${flowTitle(flow.kind)} · ${flow.warehouse.name}${to}${flow.order ? ` · ${flow.order.document_number}` : ""}`;
   $("leave").textContent = leave;
   $("where").hidden = true; // the next location of a pick (pick.js)
+  $("reason-field").hidden = true; // a write-off's or a return's (reason.js)
   drawPlaces(flow);
   $("lines").replaceChildren(...flow.lines.map((line, index) => {
     const li = document.createElement("li");

@@ -80,9 +80,9 @@ export function lotFor(flow, productCode) {
 
 // --- moves: POST /v1/moves/ --------------------------------------------------------------------
 
-/** A move's own id, a UUID (version 4), fixed before its first send. crypto.randomUUID exists only
- * over HTTPS; getRandomValues everywhere. */
-export function newMoveId() {
+/** A move's, a write-off's or a return's own id, a UUID (version 4), fixed before its first send.
+ * crypto.randomUUID exists only over HTTPS; getRandomValues everywhere. */
+export function newId() {
   const bytes = crypto.getRandomValues(new Uint8Array(16));
   bytes[6] = (bytes[6] & 0x0f) | 0x40;
   bytes[8] = (bytes[8] & 0x3f) | 0x80;

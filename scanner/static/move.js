@@ -7,7 +7,7 @@
 import * as rules from "./flow.js";
 import { flowScreen, whichWarehouse } from "./flow_screen.js";
 import { tell } from "./lines.js";
-import { moveOf, newMoveId } from "./locations.js";
+import { moveOf, newId } from "./locations.js";
 import { rememberPlaces, scanOrPlace, setEnd } from "./places.js";
 import * as queue from "./queue.js";
 import { t } from "./words.js";
@@ -39,7 +39,7 @@ function placeName(end, flow) {
 }
 
 async function queueMove(flow) {
-  const body = moveOf(flow, newMoveId());
+  const body = moveOf(flow, newId());
   await queue.enqueue({ kind: "move", body, summary: {
     kind: "move", title: `${t("Move")} ${placeName(flow.from, flow)} → ${placeName(flow.to, flow)}`,
     warehouse: flow.warehouse.name, lines: body.items.length, flow: structuredClone(flow) } });

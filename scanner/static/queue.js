@@ -19,6 +19,8 @@ const FIRST_PAUSE_MS = 30000; // after no answer: 30 s, then twice as long each 
 const LONGEST_PAUSE_MS = 300000; // ...up to five minutes
 const BOOKED_KEPT = 50; // booked entries shown for reassurance, the newest first
 const RESERVED_ELSEWHERE = "is reserved for the scanner";
+// The kinds sent as they were queued, each carrying its own id (move_id, write_off_id, return_id).
+const PATHS = { move: "/v1/moves/", write_off: "/v1/write_offs/", return: "/v1/returns/" };
 
 const listeners = new Set();
 const channel = "BroadcastChannel" in self ? new BroadcastChannel("warehouse-scanner") : null;
@@ -42,16 +44,16 @@ export function counts(all) {
            attention: all.filter((e) => e.state === "attention").length };
 }
 
-/** Queue a batch (body: the create request's {batch_settings, batch_items, batch_extras}), a move
- * (kind "move", body: POST /v1/moves/'s, its move_id in it) or a put-back (kind "release",
- * document_number). A batch numbered here is fixed for good, a move as it is queued: every send of
- * it is the same request, and the service moves a repeated move_id once. */
+/** Queue a batch (body: the create request's {batch_settings, batch_items, batch_extras}), a move,
+ * a write-off or a return (kind "move", "write_off", "return", body: the POST's, its own id in it) or
+ * a put-back (kind "release", document_number). A batch numbered here is fixed for good, the others
+ * as they are queued: every send is the same request, and the service books a repeated id once. */
 export async function enqueue({ kind = "batch", body = null, number = null, document_number = "", summary }) {
   const created = Date.now();
   const entry = { id: `${created}-${Math.random().toString(36).slice(2, 10)}`, kind, created, state: "waiting",
                   number, text: null, body, document_number, summary, answer: null, tries: 0, numbers: [] };
   if (kind === "batch" && number !== null) Object.assign(entry, numbered(entry, number));
-  if (kind === "move") entry.text = JSON.stringify({ data: body });
+  if (PATHS[kind]) entry.text = JSON.stringify({ data: body });
   await store.batches.add(entry);
   changed();
   return entry;
@@ -128,7 +130,7 @@ async function pauseAfter(answer) {
 
 async function sendOne(key, entry) {
   if (entry.kind === "release") return putBack(key, entry);
-  if (entry.kind === "move") return sendText(key, entry, "/v1/moves/");
+  if (PATHS[entry.kind]) return sendText(key, entry, PATHS[entry.kind]);
   if (entry.number === null) {
     // Booked when no number was left on the device: numbered now, before its first send.
     let number = await numbers.take();

@@ -163,3 +163,25 @@ def test_the_lot_page_says_where_the_lot_lies_and_how_it_moved(api, client, pers
 
 def sums(page: str) -> str:
     return " ".join(re.search(r'id="lot-sums">([^<]*)<', page).group(1).split())
+
+
+def test_the_stock_page_offers_write_off_per_lot_to_scan_and_admin_only(client, person, lot_depot):
+    signed_in(client, person, "read")
+    assert "/write-offs/new" not in text(client.get("/?level=1"))
+    signed_in(client, person, "scan_all")
+    page = text(client.get("/?level=1"))
+    [link] = re.findall(r'href="(/write-offs/new\?[^"]+)"', page)
+    assert "product=LOT" in link and "lot=A" in link and "amount=5" in link and "back=stock" in link
+    assert "/write-offs/new" not in text(client.get("/?level=0"))  # a product's row sums its lots
+    confirm = text(client.get(link.replace("&amp;", "&")))
+    assert 'value="5"' in confirm and '<option value="" selected>' in confirm  # the reason: the person's
+    assert 'href="/"' in confirm.split('id="confirm-write-off"')[1]  # Cancel: back to the stock page
+
+
+def test_a_write_off_typed_in_german_reads_the_decimal_comma(api, client, person, lot_depot):
+    signed_in(client, person, "scan")
+    confirm = client.get("/write-offs/new?warehouse=1&product=LOT&lot=A", headers={"Accept-Language": "de"})
+    form = {"token": token_of(confirm), "write_off_id": "x-2", "warehouse": "1", "product": "LOT", "lot": "A",
+            "amount": "1,5", "reason": "damaged", "note": ""}
+    assert client.post("/write-offs/new", data=form, headers={"Accept-Language": "de"}).status_code == 302
+    assert [w["items"][0]["amount"] for w in api.get("/v1/write_offs/").json["list"]] == [1.5]

@@ -114,3 +114,56 @@ def test_a_lot_past_its_best_before_is_written_off_from_the_alerts_page(page, de
     page.screenshot(path=shot)
     keep_screenshot(shot, f"write-offs-{'desktop' if size is DESKTOP else 'phone'}.png")
     assert page.elsewhere == []
+
+
+@pytest.mark.parametrize("size", [DESKTOP, PHONE], ids=["desktop", "phone"])
+def test_a_lot_on_a_location_is_written_off_from_the_stock_page(page, demo_depot, session, size, tmp_path):
+    """The stock page's row (a lot at a location of a warehouse) opens the alerts page's write-off form:
+    its amount filled in, a reason to choose, confirmed; booked by the same rule as the API, from that location."""
+    server, _ = demo_depot
+    sign_in_as_admin(page, session)
+    page.set_viewport_size(size)
+    page.goto(page.base + "/?warehouse=1")
+    rows = page.locator("#stock tbody tr").filter(has=page.locator('td[data-label="Lot"] a')) \
+        .filter(has=page.locator('td[data-label="Location"] a:not(.unplaced)'))
+    row = rows.first
+    code = row.locator('td[data-label="Code"]').inner_text().strip()
+    lot = row.locator('td[data-label="Lot"]').inner_text().strip()
+    where = row.locator('td[data-label="Location"]').inner_text().strip()
+    status, there = server.get(f"/v1/locations/stock?id_warehouse=1&location={where}")
+    assert status == 200, there
+    [before] = [r["amount"] for r in there["list"] if (r["product_code"], r["lot"]) == (code, lot)]
+    assert fits(page)
+    if size is PHONE:
+        assert short_targets(page) == []
+    shot = tmp_path / "stock.png"
+    page.screenshot(path=shot)
+    keep_screenshot(shot, f"stock-write-off-{'desktop' if size is DESKTOP else 'phone'}.png")
+    row.get_by_role("link", name="Write off…").click()
+    expect(page.get_by_role("heading", level=1)).to_contain_text("Write off")
+    expect(page.locator("#confirm-write-off")).to_be_visible()
+    expect(page.locator("main")).to_contain_text(f"at location {where}")
+    expect(page.get_by_label("Amount")).to_have_value(f"{before:g}")
+    expect(page.locator("select[name=reason]")).to_have_value("")  # the person says why
+    assert fits(page)
+    if size is PHONE:
+        assert short_targets(page) == []
+    page.get_by_role("button", name="Write off").click()  # no reason: the browser asks, nothing is sent
+    expect(page.locator("#confirm-write-off")).to_be_visible()
+    assert server.get("/v1/write_offs/")[1]["list"] == []
+    page.get_by_label("Amount").fill("1")
+    page.locator("select[name=reason]").select_option("damaged")
+    page.get_by_role("button", name="Write off").click()
+    expect(page.locator("p.done")).to_contain_text("Written off")
+    status, after = server.get("/v1/write_offs/")
+    assert [(w["reason"], [(i["product_code"], i["lot"], i["amount"]) for i in w["items"]]) for w in after["list"]] == [
+        ("damaged", [(code, lot, 1)])]
+    status, there = server.get(f"/v1/locations/stock?id_warehouse=1&location={where}")
+    assert [r["amount"] for r in there["list"] if (r["product_code"], r["lot"]) == (code, lot)] == [before - 1]
+    # Cancel goes back to the stock page it came from.
+    page.goto(page.base + "/?warehouse=1")
+    page.locator("#stock tbody tr").filter(has=page.locator('td[data-label="Lot"] a')).first \
+        .get_by_role("link", name="Write off…").click()
+    page.get_by_role("link", name="Cancel").click()
+    expect(page.locator("#stock")).to_be_visible()
+    assert page.elsewhere == []

@@ -40,3 +40,15 @@ def test_the_words_cannot_close_the_script_they_stand_in(client):
     html = client.get("/scan", headers={"Accept-Language": "sl"}).get_data(as_text=True)
     block = re.search(r'<script type="application/json" id="words">(.*?)</script>', html, re.S).group(1)
     assert "<" not in block
+
+
+def test_write_off_and_return_speak_the_depots_words(client):
+    """The glossary's words (GLOSSARY.md): Odpis and Vračilo, Ausbuchung and Retoure, and the reasons."""
+    lang, html, words = page_of(client, **{"Accept-Language": "sl"})
+    assert ">Odpis<" in html and ">Vračilo<" in html and ">Razlog <" in html
+    assert (words["Write off"], words["Return"], words["Expired"], words["Damaged"]) == (
+        "Odpis", "Vračilo", "Pretečen rok", "Poškodovano")
+    lang, html, words = page_of(client, **{"Accept-Language": "de"})
+    assert ">Ausbuchung<" in html and ">Retoure<" in html and ">Grund <" in html
+    assert (words["Write off"], words["Return"], words["Lost"], words["Sample"], words["Other"]) == (
+        "Ausbuchung", "Retoure", "Verloren", "Muster", "Sonstiges")

@@ -4,34 +4,11 @@ a warehouse and into another one, a move booked in a dead spot and sent once, Pi
 location by the order's pick plan, and Count of a location. Each checked through the API: the stock
 per location (GET /v1/locations/stock), the moves, the batches' wplace.
 """
-import pytest
 from playwright.sync_api import expect
 
-from helpers import batch, item
-from scanner_page import (BUTTER, CHEESE, DESKTOP, MILK, MILK_CRATE, PHONE, booked, choose, close_context,
-                          keep_screenshot, kept, open_context, paired, pick_order, ready_for_a_dead_spot, wedge)
-
-
-def racks(depot, warehouse=1, codes=("DOCK", "A-1", "A-2", "B-1"), receiving="DOCK"):
-    for code in codes:
-        depot.ok("POST", "/v1/locations/", {"id_warehouse": warehouse, "code": code, "name": f"Shelf {code}",
-                                            "receiving": int(code == receiving)})
-
-
-def placed(depot, warehouse=1):
-    """The warehouse's stock per location: {(location, product, lot): amount}."""
-    rows = depot.ok("GET", f"/v1/locations/stock?id_warehouse={warehouse}")["list"]
-    return {(row["location"], row["product_code"], row["lot"]): row["amount"] for row in rows}
-
-
-def put_away(depot, number, lines, warehouse=1):
-    """Goods-in through the API onto locations: (code, amount, location, lot, best-before)."""
-    items = [item(code, amount, wplace=where, lot=lot, date_exp=day) for code, amount, where, lot, day in lines]
-    depot.ok("POST", "/v1/batches/", batch(number, items, id_warehouse=str(warehouse)))
-
-
-def warehouse_name(depot, warehouse):
-    return next(w["name"] for w in depot.ok("GET", "/v1/warehouses/")["list"] if w["id_warehouse"] == warehouse)
+from scanner_page import (BUTTER, CHEESE, MILK, MILK_CRATE, PHONE, booked, choose, keep_screenshot, kept, paired,
+                          pick_order, placed, put_away, racks, ready_for_a_dead_spot, told, warehouse_name,
+                          wedge)
 
 
 def lots_fetched(tab):
@@ -48,13 +25,6 @@ def shot(tab, name):
     """A screenshot for docs/, of the phone's run only: the docs show the page at 390 px."""
     if tab.viewport_size == PHONE:
         keep_screenshot(tab, name)
-
-
-@pytest.fixture(params=[PHONE, DESKTOP], ids=["390px", "desktop"])
-def device(request, browser, dairy):
-    context = open_context(browser, dairy, request.param)
-    yield context
-    close_context(context)
 
 
 # --- Receive --------------------------------------------------------------------------------------
@@ -74,9 +44,9 @@ def test_receive_goes_to_the_location_scanned_typed_or_proposed_and_a_warehouse_
     assert wedge(tab, CHEESE) == "warning"
     tab.get_by_label("Lot").fill("L-7")
     tab.get_by_label("Best before").fill("2027-05-31")
-    tab.get_by_role("button", name="Add").click()
+    told(tab, tab.get_by_role("button", name="Add").click)
     tab.get_by_label("Quantity").fill("5")
-    tab.get_by_role("button", name="Set").click()
+    told(tab, tab.get_by_role("button", name="Set").click)
     shot(tab, "scanner-receive-location.png")
     # Typed into the field, as a person without a trigger does.
     tab.get_by_label("Location").fill("B-1")
@@ -148,9 +118,9 @@ def test_a_move_within_a_warehouse_and_one_into_another_warehouse(device, dairy)
     # The lot prompt offers what lies at From, the first expiring first.
     expect(tab.get_by_label("Lot")).to_have_value("L-OLD")
     expect(tab.locator("#lot-choices button")).to_have_text(["L-OLD · 2027-01-31 · 4", "L-NEW · 2027-06-30 · 2"])
-    tab.get_by_role("button", name="Add").click()
+    told(tab, tab.get_by_role("button", name="Add").click)
     tab.get_by_label("Quantity").fill("3")
-    tab.get_by_role("button", name="Set").click()
+    told(tab, tab.get_by_role("button", name="Set").click)
     wedge(tab, "C-2")
     expect(tab.locator("#flow-title")).to_contain_text(f"→ {warehouse_name(dairy, 2)}")
     tab.get_by_role("button", name="Book").click()
@@ -184,10 +154,10 @@ def test_a_move_to_a_warehouse_without_locations_and_one_the_service_refuses_nee
     tab.get_by_role("button", name="Edit").click()
     tab.locator("#lines li").first.click()
     tab.get_by_label("Quantity").fill("0")
-    tab.get_by_role("button", name="Set").click()
+    told(tab, tab.get_by_role("button", name="Set").click)
     wedge(tab, MILK)
     tab.get_by_label("Quantity").fill("5")
-    tab.get_by_role("button", name="Set").click()
+    told(tab, tab.get_by_role("button", name="Set").click)
     tab.get_by_role("button", name="Book").click()
     booked(tab, 1)
     assert placed(dairy) == {}
@@ -239,18 +209,18 @@ def test_pick_names_the_next_location_and_books_each_line_from_where_the_plan_to
     assert wedge(tab, "A-1") == "ok"
     wedge(tab, CHEESE)
     expect(tab.get_by_label("Lot")).to_have_value("L-OLD")
-    tab.get_by_role("button", name="Add").click()
+    told(tab, tab.get_by_role("button", name="Add").click)
     tab.get_by_label("Quantity").fill("4")
-    tab.get_by_role("button", name="Set").click()
+    told(tab, tab.get_by_role("button", name="Set").click)
     expect(where).to_have_text("Go to A-2: Milk 1 l 12 pc")
     wedge(tab, MILK_CRATE)
     expect(where).to_have_text("Go to B-1: Gouda 400 g lot L-NEW 2 pc, Milk 1 l 12 pc")
     wedge(tab, MILK_CRATE)
     wedge(tab, CHEESE)
     expect(tab.get_by_label("Lot")).to_have_value("L-NEW")
-    tab.get_by_role("button", name="Add").click()
+    told(tab, tab.get_by_role("button", name="Add").click)
     tab.get_by_label("Quantity").fill("2")
-    tab.get_by_role("button", name="Set").click()
+    told(tab, tab.get_by_role("button", name="Set").click)
     expect(where).to_contain_text("Everything planned is taken")
     tab.get_by_role("button", name="Book").click()
     booked(tab, 1)
@@ -296,7 +266,7 @@ def test_count_asks_the_location_first_and_counts_each_location_scanned(phone, d
     wedge(tab, MILK_CRATE)
     wedge(tab, BUTTER)
     tab.get_by_label("Quantity").fill("0")  # found none of it here
-    tab.get_by_role("button", name="Set").click()
+    told(tab, tab.get_by_role("button", name="Set").click)
     wedge(tab, "B-1")
     wedge(tab, MILK)
     keep_screenshot(tab, "scanner-count-location.png")
