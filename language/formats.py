@@ -45,6 +45,13 @@ def moment_text(moment: datetime, language: str, seconds: bool = False) -> str:
     return f"{day_text(moment.date(), language)} {format_time(moment, clock, locale=language)}"
 
 
+def amount_to_type(value: Decimal | int | str, language: str) -> str:
+    """An amount filled into a form, as the person would type it: no thousands grouped (a German
+    "1.234" typed back would read as one point two three four), the language's decimal sign."""
+    text = format(Decimal(value).normalize(), "f")  # "f": normalize() alone writes 1000 as 1E+3
+    return text.replace(".", ",") if CSV_CONVENTIONS.get(language, (",", False))[1] else text
+
+
 def typed_amount(text: str, language: str) -> str:
     """An amount as a person typed it, as the API's schemas read it ("1.234,5" -> "1234.5" in sl, de).
 

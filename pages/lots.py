@@ -12,7 +12,7 @@ from marshmallow import ValidationError
 from sqlalchemy import select
 
 from language.choice import current
-from language.formats import typed_amount
+from language.formats import amount_to_type, typed_amount
 from models import Balance, LocationBalance, Product
 from pages import bp
 from pages.common import csv_response, page_actor, safe_file_name, warehouses
@@ -106,7 +106,7 @@ def _confirm_page(asked: dict, errors: dict, status: int = 200):
             Balance.id_warehouse == asked["warehouse"], Balance.product_code == asked["product"],
             Balance.lot == asked["lot"])) or 0
     product = db.session.get(Product, asked["product"])
-    form = {"amount": asked.get("amount") or str(from_milli(stock)), "reason": asked["reason"],
+    form = {"amount": asked.get("amount") or amount_to_type(from_milli(stock), current()), "reason": asked["reason"],
             "note": asked.get("note", ""), "write_off_id": asked.get("write_off_id") or str(uuid.uuid4())}
     return render_template("write_off_confirm.html", asked=asked, stock=stock, product=product, form=form,
                            reasons=write_offs.REASONS, reason_words=REASON_WORDS, back=BACK[asked["back"]](asked),

@@ -185,3 +185,24 @@ def test_a_write_off_typed_in_german_reads_the_decimal_comma(api, client, person
             "amount": "1,5", "reason": "damaged", "note": ""}
     assert client.post("/write-offs/new", data=form, headers={"Accept-Language": "de"}).status_code == 302
     assert [w["items"][0]["amount"] for w in api.get("/v1/write_offs/").json["list"]] == [1.5]
+
+
+def test_the_amount_filled_in_german_is_written_off_as_it_stands_not_read_as_thousandths(api, client, person):
+    """German groups thousands with a point: 1234,5 shown as "1.234,5" and typed back would be read
+    as 1,2345. The form fills the amount without grouping, in the language's decimal sign."""
+    add_products(api)
+    Scanner(api).book("R", "I", [item("LOT", 1234.5, lot="BIG", date_exp=PAST)])
+    signed_in(client, person, "scan")
+    alerts = text(client.get("/alerts?kind=expired", headers={"Accept-Language": "de"}))
+    link = re.search(r'href="(/write-offs/new\?[^"]*lot=BIG[^"]*)"', alerts).group(1).replace("&amp;", "&")
+    assert "amount=" not in link  # the form reads the stock itself
+    confirm = client.get(link, headers={"Accept-Language": "de"})
+    page = text(confirm)
+    filled = re.search(r'name="amount"[^>]*value="([^"]*)"|value="([^"]*)"[^>]*name="amount"', page)
+    amount = filled.group(1) or filled.group(2)
+    assert amount == "1234,5"
+    write_off_id = page.split('name="write_off_id" value="')[1].split('"')[0]
+    form = {"token": token_of(confirm), "write_off_id": write_off_id, "warehouse": "1", "product": "LOT",
+            "lot": "BIG", "amount": amount, "reason": "expired", "note": ""}
+    assert client.post("/write-offs/new", data=form, headers={"Accept-Language": "de"}).status_code == 302
+    assert [w["items"][0]["amount"] for w in api.get("/v1/write_offs/").json["list"]] == [1234.5]
