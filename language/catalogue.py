@@ -14,7 +14,7 @@ no build step, and nothing of the pages' strings is sent to a phone.
 from functools import lru_cache
 
 from babel.messages.pofile import read_po
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from language import LANGUAGES, TRANSLATIONS
 from stock.errors import Said
@@ -23,7 +23,13 @@ from stock.errors import Said
 def translated(message) -> str:
     """A message a person reads, in the request's language."""
     if isinstance(message, Said):
-        return gettext(message.id, **message.params) if message.params else gettext(message.id)
+        # A value that is a message of its own ("lot %(lot)s", "warehouse %(number)s") is said in
+        # the same language; any other value (a name, a code, an amount) stays as it is.
+        params = {key: translated(value) if isinstance(value, Said) else value
+                  for key, value in message.params.items()}
+        if message.plural:
+            return ngettext(message.id, message.plural, params["count"], **params)
+        return gettext(message.id, **params) if params else gettext(message.id)
     if isinstance(message, str) and message:
         return gettext(message)
     return message

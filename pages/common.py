@@ -200,7 +200,7 @@ def csv_response(name: str, header: list[str], rows, count=None) -> Response:
         if hasattr(rows, "close"):
             rows.close()
         if isinstance(error, TooLongForASheet):
-            raise Invalid(say("%(error)s Choose fewer rows, or CSV.", error=str(error)), {"format": [say("Too many rows for XLSX.")]}) from None
+            raise Invalid(say("%(error)s Choose fewer rows, or CSV.", error=error.args[0]), {"format": [say("Too many rows for XLSX.")]}) from None
         raise
     # The rows may be read from a cursor as they are written (export read the first): the answer
     # takes the request's session over, and its snapshot, until the last row.

@@ -11,6 +11,7 @@ from flask_babel import gettext as _, lazy_gettext as _l
 from marshmallow import ValidationError
 from sqlalchemy import select
 
+from language.catalogue import translated
 from models import Balance, Product
 from pages import bp
 from pages.common import csv_response, page_actor, warehouses
@@ -136,9 +137,9 @@ def _flat_errors(messages: dict) -> dict:
             for line in problem.values():
                 if isinstance(line, dict):
                     for field, texts in line.items():
-                        flat[field] = " ".join(map(str, texts)) if isinstance(texts, list) else str(texts)
+                        flat[field] = " ".join(map(translated, texts)) if isinstance(texts, list) else translated(texts)
                 else:
-                    flat["amount"] = " ".join(map(str, line))
+                    flat["amount"] = " ".join(map(translated, line))
         else:
-            flat[name] = " ".join(map(str, problem)) if isinstance(problem, list) else str(problem)
+            flat[name] = " ".join(map(translated, problem)) if isinstance(problem, list) else translated(problem)
     return flat
