@@ -49,12 +49,16 @@ def po_path(language: str):
 
 
 @lru_cache(maxsize=len(LANGUAGES))
-def scanner_messages(language: str) -> dict[str, str]:
-    """{English: the language's words} of every scanner string; {} for English."""
+def scanner_messages(language: str) -> dict[str, str | list[str]]:
+    """{English: the language's words} of every scanner string; {} for English. A count's message
+    (tn("%(count)s line", "%(count)s lines", n)) by its first English form, with the language's
+    forms in the catalogue's order (words.js picks one by Intl.PluralRules)."""
     if language not in LANGUAGES or language == "en":
         return {}
     with open(po_path(language), "rb") as file:
         catalogue = read_po(file, locale=language)
-    return {message.id: message.string for message in catalogue
+    return {message.id[0] if message.pluralizable else message.id:
+            list(message.string) if message.pluralizable else message.string
+            for message in catalogue
             if message.id and message.string and message.locations
             and any(place.startswith("scanner/static/") for place, _ in message.locations)}

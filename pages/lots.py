@@ -14,7 +14,7 @@ from sqlalchemy import select
 from language.catalogue import translated
 from models import Balance, Product
 from pages import bp
-from pages.common import csv_response, page_actor, warehouses
+from pages.common import csv_response, page_actor, warehouses, write_off_reason
 from pages.params import load_args, lot_query, write_off_asked, write_offs_query
 from pages.signin import check_form_post, signed_in
 from schemas.write_offs import write_off_schema
@@ -122,10 +122,10 @@ def book_write_off():
                              error.status)
     if asked["lot"]:
         flash(_("Written off: %(amount)s of %(product)s, lot %(lot)s (%(reason)s).", amount=asked["amount"],
-                product=asked["product"], lot=asked["lot"], reason=asked["reason"]))
+                product=asked["product"], lot=asked["lot"], reason=write_off_reason(asked["reason"])))
     else:
         flash(_("Written off: %(amount)s of %(product)s (%(reason)s).", amount=asked["amount"],
-                product=asked["product"], reason=asked["reason"]))
+                product=asked["product"], reason=write_off_reason(asked["reason"])))
     return redirect(url_for("pages.write_offs_page"))
 
 

@@ -12,7 +12,7 @@ from sqlalchemy import and_, func, select
 from models import BestBefore, Location, LocationBalance, Warehouse
 from stock import audit
 from stock.caller import Caller, require_may_manage
-from stock.errors import Conflict, NotFound, invalid_field, say
+from stock.errors import Conflict, NotFound, invalid_field, say, say_count
 from stock.naming import warehouse_words
 from storage.db import writing
 
@@ -125,8 +125,12 @@ def change_location(session, actor: audit.Actor, location: Location, fields: dic
             LocationBalance.id_warehouse == id_warehouse, LocationBalance.location == location.code,
             LocationBalance.amount_milli != 0))
         if held:
-            message = say("Location %(code)s holds stock of %(count)s product/lot(s): move it away "
-                          "before deactivating the location.", code=location.code, count=held)
+            message = say_count("Location %(code)s holds stock of %(count)s product/lot: move it away before "
+                                "deactivating the location.",
+                                "Location %(code)s holds stock of %(count)s products/lots: move it away before "
+                                "deactivating the location.", held,
+                                text="Location %(code)s holds stock of %(count)s product/lot(s): move it away "
+                                "before deactivating the location.", code=location.code)
             raise Conflict(message, {"data": {"active": [message]}})
     for name in ("name", "sequence", "hold", "active"):
         if name in fields:

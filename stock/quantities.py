@@ -2,7 +2,7 @@
 import re
 from decimal import Decimal, InvalidOperation
 
-from stock.errors import say
+from storage.errors import say  # stock.errors stands beside this module, on its floor
 
 ASCII_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", re.ASCII)
 PLACES = 3
