@@ -32,6 +32,16 @@ class Said(str):
         said.id, said.params, said.plural = id, params, plural
         return said
 
+    def __reduce__(self):
+        # Copied or pickled as it is: its English text and what a page translates it from.
+        return _said_again, (str(self), self.id, self.params, self.plural)
+
+
+def _said_again(english: str, id: str, params: dict, plural: str | None) -> Said:
+    said = str.__new__(Said, english)
+    said.id, said.params, said.plural = id, params, plural
+    return said
+
 
 def say(id: str, /, **params) -> Said:
     """A person's message by its id and values: say("No product %(code)r.", code=code)."""

@@ -87,6 +87,8 @@ function itemProblems(entry) {
   return Object.entries(items).map(([index, fields]) => {
     const item = (entry.body?.batch_items || entry.body?.items)?.[Number(index)];
     const what = Object.entries(fields).map(([field, messages]) => `${field}: ${[].concat(messages).join(" ")}`).join("; ");
-    return [`${t("Line %(number)s", { number: Number(index) + 1 })}${item ? ` (${item.name || item.product_code})` : ""}: ${what}`];
+    const number = Number(index) + 1;
+    return [item ? t("Line %(number)s (%(product)s): %(problems)s", { number, product: item.name || item.product_code, problems: what })
+      : t("Line %(number)s: %(problems)s", { number, problems: what })];
   });
 }
