@@ -49,7 +49,7 @@ def decode(data: bytes, encoding: str | None = None, language: str | None = None
     try:
         return encodings.decode(data, encoding, language)
     except encodings.NotText as error:
-        raise FileRefused(str(error)) from None
+        raise FileRefused(error.args[0]) from None
 
 
 def detect_delimiter(text: str) -> str:
