@@ -20,7 +20,7 @@ from stock.caller import (ROLES, Caller, may_manage, parse_warehouses, reach_of,
 from identity.notes import note_without_waiting
 from models import ApiKey
 from stock import audit as trail
-from stock.errors import Conflict, Invalid, NotFound, Unauthorized
+from stock.errors import Conflict, Invalid, NotFound, Unauthorized, say
 from stock.warehouses import require_warehouses
 from storage.db import reading, utc_now, writing
 
@@ -51,16 +51,16 @@ def hash_key(key: str) -> str:
 def authenticate(source, key: str | None) -> Caller:
     """The caller a key belongs to; `source` is a db.Reader, an engine or a session."""
     if not key:
-        raise Unauthorized("The TS-Apikey header is missing.")
+        raise Unauthorized(say("The TS-Apikey header is missing."))
     digest = hash_key(key)
     with reading(source) as reader:
         rows = reader.rows("SELECT id, name, role, warehouses, key_hash, revoked_at, expires_at "
                            "FROM api_keys WHERE key_hash = ?", (digest,))
     if not rows or not hmac.compare_digest(rows[0][4], digest):
-        raise Unauthorized("The API key is unknown or revoked.")
+        raise Unauthorized(say("The API key is unknown or revoked."))
     if rows[0][5] is not None:
         # The same answer as for an unknown key; only the operator's log learns which one.
-        raise RevokedKey("The API key is unknown or revoked.", rows[0][1])
+        raise RevokedKey(say("The API key is unknown or revoked."), rows[0][1])
     key_id, name, role, warehouses, _, _, expires = rows[0]
     caller = Caller(key_id, name, role, parse_warehouses(warehouses), stored_utc(expires))
     caller.refuse_if_expired()
@@ -84,16 +84,16 @@ def create_key(session, name: str, role: str, warehouses: list[int] | None = Non
     `caller`: who asks (None: the terminal), refused a key that would reach beyond its warehouses.
     """
     if role not in ROLES:
-        raise Invalid(f"Role must be one of {', '.join(ROLES)}.")
+        raise Invalid(say("Role must be one of %(roles)s.", roles=", ".join(ROLES)))
     if not name.strip():
-        raise Invalid("A key needs a name.")
+        raise Invalid(say("A key needs a name."))
     reach = reach_of(warehouses)
-    require_may_manage(caller, reach, "A key for every warehouse" if reach is None else "This key")
+    require_may_manage(caller, reach, say("A key for every warehouse") if reach is None else say("This key"))
     key = secrets.token_urlsafe(32)
     expires = utc_now().replace(microsecond=0) + timedelta(days=expires_in_days) if expires_in_days else None
     with writing(session):
         if session.scalar(select(ApiKey.id).where(ApiKey.name == name)) is not None:
-            message = f"A key named {name!r} exists already: choose another name."
+            message = say("A key named %(name)r exists already: choose another name.", name=name)
             raise Conflict(message, {"data": {"name": [message]}})
         require_warehouses(session, warehouses or [])
         session.add(ApiKey(name=name, role=role, key_hash=hash_key(key), warehouses=warehouses_text(warehouses),
@@ -134,10 +134,10 @@ def revoke_key(session, name: str, actor: trail.Actor | None = None, caller: Cal
     with writing(session):
         key = session.scalar(select(ApiKey).where(ApiKey.name == name))
         if key is None or not may_manage(caller, parse_warehouses(key.warehouses)):
-            raise NotFound(f"No key named {name!r}.")
+            raise NotFound(say("No key named %(name)r.", name=name))
         if caller is not None and key.id == caller.key_id:
-            raise Conflict("A key cannot revoke itself: revoke it with another admin key, on the keys page "
-                           "or with `flask --app app keys revoke`.")
+            raise Conflict(say("A key cannot revoke itself: revoke it with another admin key, on the keys page "
+                               "or with `flask --app app keys revoke`."))
         if key.revoked_at is None:
             key.revoked_at = datetime.now()
             if actor is not None:

@@ -113,7 +113,7 @@ def create_person(session, actor: trail.Actor, name: str, role: str, password: s
     name, role, password = check_name(name), check_role(role), check_password(password)
     language = check_language(language)
     reach = reach_of(warehouses)
-    require_may_manage(caller, reach, "A person for every warehouse" if reach is EVERY else "This person")
+    require_may_manage(caller, reach, say("A person for every warehouse") if reach is EVERY else say("This person"))
     hashed = generate_password_hash(password, method=HASH_METHOD)  # slow: outside the write lock
     now = utc_now()
     try:
@@ -164,21 +164,27 @@ def _is_unlimited_admin(role: str, warehouses: str, disabled_at) -> bool:
     return role == "admin" and parse_warehouses(warehouses) is EVERY and disabled_at is None
 
 
-def _refuse_losing_the_last_admin(session, person: Person, what: str) -> None:
-    """Conflict when `person` is the only active admin for every warehouse (and is to stop being one)."""
+def _refuse_losing_the_last_admin(session, person: Person, disabling: bool) -> None:
+    """Conflict when `person` is the only active admin for every warehouse (and is to stop being
+    one, by `disabling` them or by a change of their role or warehouses)."""
     if not _is_unlimited_admin(person.role, person.warehouses, person.disabled_at):
         return
     others = session.scalar(select(func.count()).select_from(Person).where(
         Person.id != person.id, Person.role == "admin", Person.warehouses == "", Person.disabled_at.is_(None)))
     if not others:
-        raise Conflict(say("%(name)r is the last active admin for every warehouse: %(what)s would leave nobody to "
-                           "manage the depot from the pages. Make another such admin first.", name=person.name, what=what))
+        if disabling:
+            raise Conflict(say("%(name)r is the last active admin for every warehouse: disabling them would leave "
+                               "nobody to manage the depot from the pages. Make another such admin first.",
+                               name=person.name))
+        raise Conflict(say("%(name)r is the last active admin for every warehouse: this change would leave nobody "
+                           "to manage the depot from the pages. Make another such admin first.", name=person.name))
 
 
-def _refuse_yourself(caller: Caller | None, person: Person, what: str) -> None:
+def _refuse_yourself(caller: Caller | None, person: Person, message) -> None:
+    """Conflict with `message` (a whole sentence of what nobody may do to themselves) when the
+    caller is `person`."""
     if caller is not None and caller.person_id == person.id:
-        raise Conflict(f"Nobody may {what} themselves: another admin may, or the terminal "
-                       "(`flask --app app users ...`).")
+        raise Conflict(message)
 
 
 def change_password(session, actor: trail.Actor, name: str, password: str, caller: Caller | None = None) -> None:
@@ -201,8 +207,9 @@ def disable_person(session, actor: trail.Actor, name: str, caller: Caller | None
         person = _person(session, name, caller)
         if person.disabled_at is not None:
             return
-        _refuse_yourself(caller, person, "disable")
-        _refuse_losing_the_last_admin(session, person, "disabling them")
+        _refuse_yourself(caller, person, say("Nobody may disable themselves: another admin may, or the terminal "
+                                             "(`flask --app app users ...`)."))
+        _refuse_losing_the_last_admin(session, person, disabling=True)
         person.disabled_at = utc_now()
         sessions.end_all(session, person.id)
         trail.record(session, actor, "user.disable", name, {"disabled": [None, utc_text(person.disabled_at)]},
@@ -229,15 +236,16 @@ def change_access(session, actor: trail.Actor, name: str, role: str, warehouses:
     reach = reach_of(warehouses)
     with writing(session):
         person = _person(session, name, caller)
-        require_may_manage(caller, reach, "A person for every warehouse" if reach is EVERY else "This person")
+        require_may_manage(caller, reach, say("A person for every warehouse") if reach is EVERY else say("This person"))
         before = {"role": person.role, "warehouses": sorted(parse_warehouses(person.warehouses) or [])}
         after = {"role": role, "warehouses": sorted(reach or [])}
         changes = trail.changed_fields(before, after)
         if not changes:
             return
-        _refuse_yourself(caller, person, "change the role or warehouses of")
+        _refuse_yourself(caller, person, say("Nobody may change the role or warehouses of themselves: another admin "
+                                             "may, or the terminal (`flask --app app users ...`)."))
         if not _is_unlimited_admin(role, warehouses_text(warehouses), person.disabled_at):
-            _refuse_losing_the_last_admin(session, person, "this change")
+            _refuse_losing_the_last_admin(session, person, disabling=False)
         require_warehouses(session, warehouses or [])
         # The row reaches both what the person reached and what they reach now.
         was = reach_of_person(person)

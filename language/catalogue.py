@@ -14,7 +14,7 @@ no build step, and nothing of the pages' strings is sent to a phone.
 from functools import lru_cache
 
 from babel.messages.pofile import read_po
-from flask_babel import gettext
+from flask_babel import gettext, ngettext
 
 from language import LANGUAGES, TRANSLATIONS
 from stock.errors import Said
@@ -23,7 +23,13 @@ from stock.errors import Said
 def translated(message) -> str:
     """A message a person reads, in the request's language."""
     if isinstance(message, Said):
-        return gettext(message.id, **message.params) if message.params else gettext(message.id)
+        # A value that is a message of its own ("lot %(lot)s", "warehouse %(number)s") is said in
+        # the same language; any other value (a name, a code, an amount) stays as it is.
+        params = {key: translated(value) if isinstance(value, Said) else value
+                  for key, value in message.params.items()}
+        if message.plural:
+            return ngettext(message.id, message.plural, params["count"], **params)
+        return gettext(message.id, **params) if params else gettext(message.id)
     if isinstance(message, str) and message:
         return gettext(message)
     return message
@@ -43,12 +49,16 @@ def po_path(language: str):
 
 
 @lru_cache(maxsize=len(LANGUAGES))
-def scanner_messages(language: str) -> dict[str, str]:
-    """{English: the language's words} of every scanner string; {} for English."""
+def scanner_messages(language: str) -> dict[str, str | list[str]]:
+    """{English: the language's words} of every scanner string; {} for English. A count's message
+    (tn("%(count)s line", "%(count)s lines", n)) by its first English form, with the language's
+    forms in the catalogue's order (words.js picks one by Intl.PluralRules)."""
     if language not in LANGUAGES or language == "en":
         return {}
     with open(po_path(language), "rb") as file:
         catalogue = read_po(file, locale=language)
-    return {message.id: message.string for message in catalogue
+    return {message.id[0] if message.pluralizable else message.id:
+            list(message.string) if message.pluralizable else message.string
+            for message in catalogue
             if message.id and message.string and message.locations
             and any(place.startswith("scanner/static/") for place, _ in message.locations)}

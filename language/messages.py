@@ -19,8 +19,9 @@ from language import LANGUAGES, TRANSLATIONS
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 SOURCES = ("pages", "printing", "language", "stock", "identity", "transfer", "scanner")
 # Beside gettext's own (_, gettext, ngettext, pgettext): lazy strings, a rule's message
-# (stock.errors.say), an HTTP error's description (abort(403, "...")), the scanner's t("...").
-KEYWORDS = ("_l", "lazy_gettext", "say", "abort:2", "t")
+# (stock.errors.say, say_count with its plural), an HTTP error's description (abort(403, "...")),
+# the scanner's t("...") and tn("one", "many", count).
+KEYWORDS = ("_l", "lazy_gettext", "say", "say_count:1,2", "abort:2", "t", "tn:1,2")
 
 
 def pybabel(*arguments: str) -> None:

@@ -8,7 +8,7 @@ import json
 from datetime import date
 
 from flask import Response, abort, current_app, g, render_template, request, stream_with_context, url_for
-from flask_babel import force_locale, gettext as _, lazy_gettext as _l
+from flask_babel import force_locale, gettext as _, lazy_gettext as _l, pgettext
 from marshmallow import ValidationError
 from werkzeug.exceptions import HTTPException
 
@@ -93,6 +93,16 @@ def page_globals():
     return {"states": STATES, "directions": DIRECTIONS, "csv_url": csv_url, "form_token": form_token,
             "warehouse_names": warehouse_names, "field_errors": field_errors, "language": current,
             "language_names": NAMES, "other_csv": other_csv}
+
+
+@bp.app_template_filter("write_off_reason")
+def write_off_reason(reason: str) -> str:
+    """A write-off's reason (stock/write_offs.py REASONS) in words of the page's language; the API
+    and the CSV keep the code. A reason of its own context: "expired" of a key is another word in sl."""
+    words = {"expired": pgettext("write-off reason", "expired"), "damaged": pgettext("write-off reason", "damaged"),
+             "lost": pgettext("write-off reason", "lost"), "sample": pgettext("write-off reason", "sample"),
+             "other": pgettext("write-off reason", "other")}
+    return words.get(reason, reason)
 
 
 @bp.app_template_filter("translated")
@@ -206,7 +216,7 @@ def csv_response(name: str, header: list[str], rows, count=None) -> Response:
         if hasattr(rows, "close"):
             rows.close()
         if isinstance(error, TooLongForASheet):
-            raise Invalid(say("%(error)s Choose fewer rows, or CSV.", error=str(error)), {"format": [say("Too many rows for XLSX.")]}) from None
+            raise Invalid(say("%(error)s Choose fewer rows, or CSV.", error=error.args[0]), {"format": [say("Too many rows for XLSX.")]}) from None
         raise
     # The rows may be read from a cursor as they are written (export read the first): the answer
     # takes the request's session over, and its snapshot, until the last row.

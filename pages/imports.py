@@ -158,16 +158,18 @@ def _map_columns(kept: dict):
         column = request.form.get(f"column_{index}", CHOOSE)
         chosen[index] = column
         if column == CHOOSE:
-            errors[index] = "Choose what this column holds, or ignore it."
+            errors[index] = _("Choose what this column holds, or ignore it.")
         elif column != column_mapping.IGNORED and column not in allowed:
-            errors[index] = f"Not a column of {kind.name}."
+            errors[index] = _("Not a column of %(kind)s.", kind=kind.name)
         elif column != column_mapping.IGNORED and column in holder:
-            errors[index] = f"{table.header[holder[column]]!r} holds {column} already."
+            errors[index] = _("%(header)s holds %(column)s already.", header=repr(table.header[holder[column]]),
+                               column=column)
         elif column != column_mapping.IGNORED:
             holder[column] = index
     missing = [column.name for column in kind.columns if column.required and column.name not in holder]
     if missing and not errors:
-        errors[""] = f"Choose the column that holds {', '.join(missing)}: {kind.name} needs it."
+        errors[""] = _("Choose the column that holds %(columns)s: %(kind)s needs it.", columns=", ".join(missing),
+                         kind=kind.name)
     if errors:
         return _show(kept, column_errors=errors, choices=chosen)
     mapping = {table.header[index]: column for index, column in chosen.items()}

@@ -11,11 +11,12 @@ from flask_babel import gettext as _, lazy_gettext as _l
 from marshmallow import ValidationError
 from sqlalchemy import select
 
+from language.catalogue import translated
 from language.choice import current
 from language.formats import amount_to_type, typed_amount
 from models import Balance, LocationBalance, Product
 from pages import bp
-from pages.common import csv_response, page_actor, safe_file_name, warehouses
+from pages.common import csv_response, page_actor, safe_file_name, warehouses, write_off_reason
 from pages.params import load_args, lot_query, write_off_asked, write_offs_query
 from pages.signin import check_form_post, signed_in
 from schemas.write_offs import write_off_schema
@@ -25,10 +26,6 @@ from stock.policy import Policy
 from stock.quantities import from_milli
 from storage.db import db
 
-# A write-off's reasons as the form offers them; the value booked stays the API's English word.
-# Capitalised: "expired" alone is a key's word elsewhere on the pages. The scanner says the same (reason.js).
-REASON_WORDS = {"expired": _l("Expired"), "damaged": _l("Damaged"), "lost": _l("Lost"), "sample": _l("Sample"),
-                "other": _l("Other")}
 # Where the form's Cancel goes back to: the page that offered the write-off.
 BACK = {"alerts": lambda asked: url_for("pages.alerts", kind="expired"), "stock": lambda asked: url_for("pages.stock"),
         "lot": lambda asked: url_for("pages.lot", product_code=asked["product"], lot=asked["lot"] or "-")}
@@ -109,7 +106,7 @@ def _confirm_page(asked: dict, errors: dict, status: int = 200):
     form = {"amount": asked.get("amount") or amount_to_type(from_milli(stock), current()), "reason": asked["reason"],
             "note": asked.get("note", ""), "write_off_id": asked.get("write_off_id") or str(uuid.uuid4())}
     return render_template("write_off_confirm.html", asked=asked, stock=stock, product=product, form=form,
-                           reasons=write_offs.REASONS, reason_words=REASON_WORDS, back=BACK[asked["back"]](asked),
+                           reasons=write_offs.REASONS, back=BACK[asked["back"]](asked),
                            errors=errors), status
 
 
@@ -142,10 +139,10 @@ def book_write_off():
                              error.status)
     if asked["lot"]:
         flash(_("Written off: %(amount)s of %(product)s, lot %(lot)s (%(reason)s).", amount=asked["amount"],
-                product=asked["product"], lot=asked["lot"], reason=asked["reason"]))
+                product=asked["product"], lot=asked["lot"], reason=write_off_reason(asked["reason"])))
     else:
         flash(_("Written off: %(amount)s of %(product)s (%(reason)s).", amount=asked["amount"],
-                product=asked["product"], reason=asked["reason"]))
+                product=asked["product"], reason=write_off_reason(asked["reason"])))
     return redirect(url_for("pages.write_offs_page"))
 
 
@@ -157,9 +154,9 @@ def _flat_errors(messages: dict) -> dict:
             for line in problem.values():
                 if isinstance(line, dict):
                     for field, texts in line.items():
-                        flat[field] = " ".join(map(str, texts)) if isinstance(texts, list) else str(texts)
+                        flat[field] = " ".join(map(translated, texts)) if isinstance(texts, list) else translated(texts)
                 else:
-                    flat["amount"] = " ".join(map(str, line))
+                    flat["amount"] = " ".join(map(translated, line))
         else:
-            flat[name] = " ".join(map(str, problem)) if isinstance(problem, list) else str(problem)
+            flat[name] = " ".join(map(translated, problem)) if isinstance(problem, list) else translated(problem)
     return flat

@@ -10,6 +10,7 @@ from flask import flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _
 from marshmallow import ValidationError
 
+from language.catalogue import translated
 from language.choice import current
 from language.formats import typed_amount
 from pages import bp
@@ -46,7 +47,8 @@ def set_reorder_level():
         row = reorder_level_schema.load({**form, **amounts, "id_warehouse": _whole(form["id_warehouse"])})
         reorder.set_reorder_levels(db.session, actor(), [row], g.caller)
     except ValidationError as error:
-        return _refused(form, {name: " ".join(problems) for name, problems in error.messages.items()}, 422)
+        return _refused(form, {name: " ".join(map(translated, problems)) for name, problems in error.messages.items()},
+                        422)
     except ServiceError as error:
         return _refused(form, _rule_errors(error), error.status)
     if row["min_amount_milli"]:
@@ -93,7 +95,7 @@ def _rule_errors(error: ServiceError) -> dict:
     rows = (error.fields or {}).get("data") or {}
     problems = next(iter(rows.values()), {}) if isinstance(rows, dict) else {}
     if problems:
-        return {name: " ".join(messages) for name, messages in problems.items()}
+        return {name: " ".join(map(translated, messages)) for name, messages in problems.items()}
     return {"id_warehouse" if error.status == 403 else "": error.message}
 
 

@@ -68,7 +68,7 @@ def _quantity(value):
     try:
         milli = to_milli(value)
     except NotAQuantity as error:
-        raise ValidationError(str(error)) from None
+        raise ValidationError(error.args[0]) from None
     if value.__class__ is str and len(value) <= 32:  # "1" padded with a megabyte of blanks is good, once
         if len(_KNOWN_QUANTITIES) >= 4096:
             _KNOWN_QUANTITIES.clear()  # bounded, as _KNOWN_DAYS

@@ -30,7 +30,7 @@ class Quantity(fields.Field):
         try:
             return to_milli(value)
         except NotAQuantity as error:
-            raise ValidationError(str(error)) from None
+            raise ValidationError(error.args[0]) from None
 
     def _serialize(self, value, attr, obj, **kwargs):
         return None if value is None else from_milli(value)

@@ -10,7 +10,7 @@ from sqlalchemy.dialects import postgresql, sqlite
 from models import (Balance, BatchItem, BestBefore, Counter, Product, Warehouse, WarehouseDocument,
                     WarehouseDocumentItem)
 from stock import placement
-from stock.errors import InsufficientStock
+from stock.errors import InsufficientStock, say, say_count
 from stock.naming import lot_words, product_names, warehouse_words
 from stock.policy import Policy
 from stock.quantities import from_milli
@@ -171,8 +171,9 @@ def _short_error(session, id_warehouse, short, current, items) -> InsufficientSt
     where = warehouse_words(session, id_warehouse)
 
     def text(key):
-        return (f"Not enough stock of {products[key[0]]}, {lot_words(key[1])}, in {where}: "
-                f"{from_milli(current.get(key, 0))} in stock, short by {from_milli(-short[key])}.")
+        return say("Not enough stock of %(product)s, %(lot)s, in %(warehouse)s: %(amount)s in stock, short by "
+                   "%(short)s.", product=products[key[0]], lot=lot_words(key[1]), warehouse=where,
+                   amount=from_milli(current.get(key, 0)), short=from_milli(-short[key]))
 
     fields = {}
     if items is not None:
@@ -180,7 +181,9 @@ def _short_error(session, id_warehouse, short, current, items) -> InsufficientSt
             index: {"amount": [text(key)]} for index, item in enumerate(items)
             if (key := (item["product_code"], item.get("lot", ""))) in short}}}
     first = text(next(iter(short)))
-    return InsufficientStock(f"{len(short)} product/lot(s) short. {first}", fields)
+    return InsufficientStock(say_count("%(count)s product/lot short. %(first)s", "%(count)s products/lots short. %(first)s",
+                                       len(short), text="%(count)s product/lot(s) short. %(first)s", first=first),
+                             fields)
 
 
 def _write_balances(session, id_warehouse: int, amounts: dict[tuple[str, str], int],

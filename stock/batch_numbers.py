@@ -20,7 +20,7 @@ from sqlalchemy import bindparam, func, insert, select
 
 from models import ApiKey, Batch, BatchNumberBlock
 from stock.caller import Caller
-from stock.errors import Conflict, Forbidden
+from stock.errors import Conflict, Forbidden, say
 from storage.db import utc_now, writing
 
 MOST = 1000  # numbers in one block
@@ -35,7 +35,7 @@ _BLOCK_OF_NUMBER = (select(BatchNumberBlock.key_id, BatchNumberBlock.first, Batc
 def reserve_block(session, caller: Caller, count: int) -> dict:
     """A new block of `count` numbers for the calling key: {first, last}."""
     if caller.key_id is None:
-        raise Forbidden("Batch numbers are reserved for a key (a scanner), not for a person.")
+        raise Forbidden(say("Batch numbers are reserved for a key (a scanner), not for a person."))
     with writing(session):
         highest_batch = session.scalar(select(func.max(Batch.batch_number))) or 0
         highest_block = session.scalar(select(BatchNumberBlock.last).order_by(BatchNumberBlock.first.desc())
@@ -43,8 +43,8 @@ def reserve_block(session, caller: Caller, count: int) -> dict:
         first = max(highest_batch, highest_block) + 1
         last = first + count - 1
         if last > HIGHEST:
-            raise Conflict(f"No block of {count} batch numbers is left below {HIGHEST}: batch numbers "
-                           "this high were used by another scanner app.")
+            raise Conflict(say("No block of %(count)s batch numbers is left below %(highest)s: batch numbers "
+                               "this high were used by another scanner app.", count=count, highest=HIGHEST))
         session.execute(insert(BatchNumberBlock).values(key_id=caller.key_id, first=first, last=last,
                                                         reserved_at=utc_now()))
     return {"first": first, "last": last}
@@ -60,9 +60,9 @@ def refuse_number_of_another(session, caller: Caller, number: int) -> None:
     if block is None or block.last < number or block.key_id == caller.key_id:
         return
     holder = session.scalar(select(ApiKey.name).where(ApiKey.id == block.key_id)) or "another key"
-    raise Conflict(f"Batch number {number} is reserved for the scanner {holder!r} (numbers {block.first}-"
-                   f"{block.last}), which may be holding a batch of that number to send: take a number "
-                   "outside its blocks.")
+    raise Conflict(say("Batch number %(number)s is reserved for the scanner %(holder)r (numbers %(first)s-%(last)s), "
+                       "which may be holding a batch of that number to send: take a number outside its blocks.",
+                       number=number, holder=holder, first=block.first, last=block.last))
 
 
 def blocks_by_key(session) -> dict[int, list[tuple[int, int]]]:

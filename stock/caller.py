@@ -12,7 +12,7 @@ above the rules: the two rooms then lean one way only, identity/ on stock/.
 from dataclasses import dataclass
 from datetime import datetime, timezone
 
-from stock.errors import Forbidden, Unauthorized
+from stock.errors import Forbidden, Unauthorized, say, say_count
 
 ROLES = ("read", "scan", "admin")  # each role may do all that the ones before it may
 
@@ -26,7 +26,7 @@ class ExpiredKey(Unauthorized):
     """A key past its expiry: refused, and told so, since a scanner's user can do something about it."""
 
     def __init__(self, name: str, expired: datetime):
-        super().__init__(f"The API key expired on {utc_text(expired)}; ask the office for a new one.")
+        super().__init__(say("The API key expired on %(when)s; ask the office for a new one.", when=utc_text(expired)))
         self.name = name
 
 
@@ -67,7 +67,7 @@ class Caller:
 
     def require_warehouse(self, id_warehouse: int) -> None:
         if not self.sees(id_warehouse):
-            raise Forbidden(f"This key may not act in warehouse {id_warehouse}.")
+            raise Forbidden(say("This key may not act in warehouse %(number)s.", number=id_warehouse))
 
 
 def may_manage(caller: Caller | None, reach: frozenset | None) -> bool:
@@ -92,10 +92,15 @@ def require_may_manage(caller: Caller | None, reach: frozenset | None, what: str
     """Forbidden, naming the caller's warehouses, unless `may_manage`; `what` names the thing refused."""
     if not may_manage(caller, reach):
         if not caller.has_role("admin"):
-            raise Forbidden(f"{what}: only an admin may do that.")
+            raise Forbidden(say("%(what)s: only an admin may do that.", what=what))
         limits = ", ".join(str(number) for number in sorted(caller.warehouses or ()))
-        raise Forbidden(f"{what} would reach beyond warehouse(s) {limits}, to which {caller.name!r} is "
-                        "limited; only an admin for every warehouse may do that.")
+        raise Forbidden(say_count("%(what)s would reach beyond warehouse %(limits)s, to which %(name)r is limited; "
+                                  "only an admin for every warehouse may do that.",
+                                  "%(what)s would reach beyond warehouses %(limits)s, to which %(name)r is limited; "
+                                  "only an admin for every warehouse may do that.", len(caller.warehouses or ()),
+                                  text="%(what)s would reach beyond warehouse(s) %(limits)s, to which %(name)r is "
+                                  "limited; only an admin for every warehouse may do that.",
+                                  what=what, limits=limits, name=caller.name))
 
 
 def reach_of(warehouses) -> frozenset | None:

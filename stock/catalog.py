@@ -8,7 +8,7 @@ from models import Balance, Customer, Packaging, Product
 from stock import audit
 from stock.audit import Actor
 from stock.caller import SHARED
-from stock.errors import Conflict, Invalid, NotFound, ServiceError
+from stock.errors import Conflict, Invalid, NotFound, ServiceError, say, say_count
 from stock.naming import product_names
 from stock.quantities import from_milli
 from stock.text_search import ascii_lower, folded_column
@@ -88,7 +88,7 @@ def get_product(source, product_code: str) -> dict:
         with reading(source) as reader:
             rows = reader.rows(PRODUCT_WITH_PACKAGING, (product_code,))
     if not rows:
-        raise NotFound(f"No product {product_code!r}.")
+        raise NotFound(say("No product %(code)r.", code=product_code))
     product = dict(zip(PRODUCT_KEYS, rows[0][:len(PRODUCT_KEYS)]))
     product["packaging"] = [dict(zip(PACKAGING_KEYS, row[len(PRODUCT_KEYS):]))
                             for row in rows if row[len(PRODUCT_KEYS)] is not None]
@@ -97,7 +97,7 @@ def get_product(source, product_code: str) -> dict:
 
 def require_product(session, product_code: str) -> None:
     if not product_code.isprintable() or session.get(Product, product_code) is None:
-        raise NotFound(f"No product {product_code!r}.")
+        raise NotFound(say("No product %(code)r.", code=product_code))
 
 
 def create_product(session, fields: dict, actor: Actor | None = None) -> None:
@@ -116,8 +116,8 @@ def update_product(session, product_code: str, fields: dict, actor: Actor | None
     an update of `active`).
     """
     if fields.get("product_code", product_code) != product_code:
-        raise Invalid("product_code in the body differs from the one in the path.",
-                      {"data": {"product_code": ["Must equal the product code in the path."]}})
+        raise Invalid(say("product_code in the body differs from the one in the path."),
+                      {"data": {"product_code": [say("Must equal the product code in the path.")]}})
     with writing(session):
         # Read on the session: a separate reader would not see this transaction's change.
         before = _as_shown(_one_product(session, product_code)) if actor is not None else None
@@ -132,7 +132,7 @@ def update_product(session, product_code: str, fields: dict, actor: Actor | None
 def _one_product(session, product_code: str) -> dict:
     found = list_products(session, product_code)
     if not found:
-        raise NotFound(f"No product {product_code!r}.")
+        raise NotFound(say("No product %(code)r.", code=product_code))
     return found[0]
 
 
@@ -170,7 +170,7 @@ def find_barcode(session, barcode: str) -> dict:
             .where(Packaging.barcode == barcode).limit(1)).first()
         if row is not None:
             return dict(row._mapping)
-    raise NotFound(f"No product has the barcode {barcode!r}.")
+    raise NotFound(say("No product has the barcode %(barcode)r.", barcode=barcode))
 
 
 def search_products(session, text: str = "", after: str | None = None, limit: int | None = None) -> list[dict]:
@@ -226,7 +226,9 @@ def import_products(session, rows: list[tuple[int, dict]], refused: dict | None 
             except ServiceError as error:
                 refused[line] = [error.message]
         if refused:
-            raise Invalid(f"{len(refused)} line(s) refused; nothing was imported.",
+            raise Invalid(say_count("%(count)s line refused; nothing was imported.",
+                                    "%(count)s lines refused; nothing was imported.", len(refused),
+                                    text="%(count)s line(s) refused; nothing was imported."),
                           {f"line {line}": refused[line] for line in sorted(refused)})
 
 
@@ -248,7 +250,7 @@ def _create(session, fields: dict, flush: bool = True) -> None:
     # The body alone decides it here: answered before whether the product exists.
     _refuse_packaging_named_like_base(fields["base_unit"], [p["unit"] for p in fields["packaging"]])
     if session.get(Product, fields["product_code"]) is not None:
-        message = f"Product {fields['product_code']!r} exists already."
+        message = say("Product %(code)r exists already.", code=fields["product_code"])
         raise Conflict(message, {"data": {"product_code": [message]}})
     product = Product(product_code=fields["product_code"])
     _apply(session, product, fields)
@@ -260,7 +262,7 @@ def _create(session, fields: dict, flush: bool = True) -> None:
 def _update(session, product_code: str, fields: dict) -> None:
     product = session.get(Product, product_code)
     if product is None:
-        raise NotFound(f"No product {product_code!r}.")
+        raise NotFound(say("No product %(code)r.", code=product_code))
     _apply(session, product, fields)
     _flush_or_conflict(session, product_code)
 
@@ -275,7 +277,7 @@ def _apply(session, product: Product, fields: dict) -> None:
     )
     _check_barcodes(session, product.product_code, fields, product)
     if product.base_unit is not None and changes_stock_meaning and _has_stock(session, product.product_code):
-        message = "base_unit and lot_level cannot change while the product has stock."
+        message = say("base_unit and lot_level cannot change while the product has stock.")
         raise Conflict(message, {"data": {key: [message] for key in ("base_unit", "lot_level")
                                           if key in fields and fields[key] != getattr(product, key)}})
 
@@ -296,7 +298,7 @@ def _apply(session, product: Product, fields: dict) -> None:
 def _refuse_packaging_named_like_base(base_unit: str, units: list[str]) -> None:
     """A scanned unit must name one conversion: the base unit, or one packaging."""
     if base_unit in units:
-        message = "A packaging unit may not be named like the base unit."
+        message = say("A packaging unit may not be named like the base unit.")
         raise Invalid(message, {"data": {"packaging": [message]}})
 
 
@@ -314,8 +316,8 @@ def _check_barcodes(session, product_code: str, fields: dict, product: Product) 
         else [p.barcode for p in product.packaging]
     barcodes = [b for b in [base, *packaging] if b]
     if len(set(barcodes)) != len(barcodes):
-        raise Invalid("Two units of this product share a barcode.",
-                      {"data": {"packaging": ["Barcodes must differ between units."]}})
+        raise Invalid(say("Two units of this product share a barcode."),
+                      {"data": {"packaging": [say("Barcodes must differ between units.")]}})
     if not barcodes:
         return
     # Two lookups, each on its barcode index: one OR across the join read every packaging row,
@@ -328,7 +330,8 @@ def _check_barcodes(session, product_code: str, fields: dict, product: Product) 
         .limit(1)
     ).first()
     if clash is not None:
-        message = f"A barcode is already used by {product_names(session, [clash.product_code])[clash.product_code]} ({clash.product_code})."
+        message = say("A barcode is already used by %(product)s (%(code)s).",
+                      product=product_names(session, [clash.product_code])[clash.product_code], code=clash.product_code)
         # Named for the office's form: the field holding the barcode taken.
         field = "base_unit_barcode" if base and base == clash.barcode else "packaging"
         raise Conflict(message, {"data": {field: [message]}})
@@ -338,7 +341,7 @@ def _flush_or_conflict(session, product_code: str) -> None:
     try:
         session.flush()
     except IntegrityError:
-        raise Conflict(f"Product {product_code!r} clashes with an existing record.") from None
+        raise Conflict(say("Product %(code)r clashes with an existing record.", code=product_code)) from None
 
 
 def list_customers(session) -> list[Customer]:
@@ -351,7 +354,7 @@ CUSTOMER_FIELDS = ("name", "registration_number", "tax_id", "vat_number", "stree
 def get_customer(session, id_customer: int) -> Customer:
     customer = session.get(Customer, id_customer) if 0 < id_customer < 2**63 else None
     if customer is None:
-        raise NotFound(f"No customer {id_customer}.")
+        raise NotFound(say("No customer %(number)s.", number=id_customer))
     return customer
 
 
@@ -386,14 +389,14 @@ def create_customer(session, fields: dict, actor: Actor | None = None) -> None:
     """Add one customer (fields as schemas.customer_in_schema loads them); a taken id is 409."""
     with writing(session):
         if session.get(Customer, fields["id_customer"]) is not None:
-            message = f"Customer {fields['id_customer']} exists already."
+            message = say("Customer %(number)s exists already.", number=fields["id_customer"])
             raise Conflict(message, {"data": {"id_customer": [message]}})
         session.add(Customer(**{key: fields.get(key, "") for key in CUSTOMER_FIELDS},
                              id_customer=fields["id_customer"]))
         try:
             session.flush()
         except IntegrityError:
-            raise Conflict(f"Customer {fields['id_customer']} exists already.") from None
+            raise Conflict(say("Customer %(number)s exists already.", number=fields["id_customer"])) from None
         if actor is not None:
             audit.record(session, actor, "customer.create", fields["id_customer"],
                          {key: [None, fields.get(key, "")] for key in CUSTOMER_FIELDS}, reach=SHARED)
@@ -402,8 +405,8 @@ def create_customer(session, fields: dict, actor: Actor | None = None) -> None:
 def update_customer(session, id_customer: int, fields: dict, actor: Actor | None = None) -> None:
     """Replace the fields given of one customer; the trail gets what really changed."""
     if fields.get("id_customer", id_customer) != id_customer:
-        raise Invalid("id_customer in the body differs from the one in the path.",
-                      {"data": {"id_customer": ["Must equal the customer number in the path."]}})
+        raise Invalid(say("id_customer in the body differs from the one in the path."),
+                      {"data": {"id_customer": [say("Must equal the customer number in the path.")]}})
     with writing(session):
         customer = get_customer(session, id_customer)
         before = {key: getattr(customer, key) for key in CUSTOMER_FIELDS}

@@ -109,31 +109,32 @@ def update_profile(session, actor: audit.Actor, fields: dict, new_logo: bytes | 
 
 def _checked(field: str, value) -> str:
     if field not in FIELDS:
-        raise Invalid(f"The depot has no field {field!r}.", {field: ["Unknown field."]})
+        raise Invalid(say("The depot has no field %(field)r.", field=field), {field: [say("Unknown field.")]})
     value = (value or "").strip() if isinstance(value, str) or value is None else value
     if not isinstance(value, str):
-        raise Invalid(f"The depot's {field} must be text.", {field: ["Must be text."]})
+        raise Invalid(say("The depot's %(field)s must be text.", field=field), {field: [say("Must be text.")]})
     if field == "name" and not value:
-        raise Invalid("The depot needs a name.", {"name": ["Give the name printed on the paper."]})
+        raise Invalid(say("The depot needs a name."), {"name": [say("Give the name printed on the paper.")]})
     if len(value) > LIMITS[field]:
-        raise Invalid(f"The depot's {field} has at most {LIMITS[field]} characters.",
-                      {field: [f"At most {LIMITS[field]} characters."]})
+        raise Invalid(say("The depot's %(field)s has at most %(count)s characters.", field=field, count=LIMITS[field]),
+                      {field: [say("At most %(count)s characters.", count=LIMITS[field])]})
     # An address may run over lines; nothing else may hold control characters.
     lines = value.replace("\r\n", "\n").split("\n") if field == "address" else [value]
     if not all(line.isprintable() for line in lines):
-        raise Invalid(f"The depot's {field} holds characters that do not print.",
-                      {field: ["Letters, digits, spaces and punctuation only."]})
+        raise Invalid(say("The depot's %(field)s holds characters that do not print.", field=field),
+                      {field: [say("Letters, digits, spaces and punctuation only.")]})
     return "\n".join(line.rstrip() for line in lines)
 
 
 def _logo_value(data: bytes) -> str:
     """The logo as kept ("image/png;base64,..."), or Invalid naming `logo` with what to do."""
     if not data:
-        raise Invalid("The logo file is empty.", {"logo": ["Choose a PNG or JPEG file."]})
+        raise Invalid(say("The logo file is empty."), {"logo": [say("Choose a PNG or JPEG file.")]})
     if len(data) > LOGO_MAX_BYTES:
-        raise Invalid(f"The logo is {len(data) // 1024} KB; at most {LOGO_MAX_BYTES // 1024} KB.",
-                      {"logo": [f"At most {LOGO_MAX_BYTES // 1024} KB: save it smaller (a logo prints "
-                                f"about 4 cm wide; 600 pixels are plenty)."]})
+        raise Invalid(say("The logo is %(size)s KB; at most %(most)s KB.", size=len(data) // 1024,
+                          most=LOGO_MAX_BYTES // 1024),
+                      {"logo": [say("At most %(most)s KB: save it smaller (a logo prints about 4 cm wide; "
+                                    "600 pixels are plenty).", most=LOGO_MAX_BYTES // 1024)]})
     from PIL import Image, UnidentifiedImageError  # only when a logo is uploaded, which is rare
     try:
         with Image.open(io.BytesIO(data)) as image:
@@ -142,7 +143,7 @@ def _logo_value(data: bytes) -> str:
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError):
         kind = None
     if kind not in LOGO_TYPES:
-        raise Invalid("The logo is not a PNG or JPEG image.", {"logo": ["Choose a PNG or JPEG file."]})
+        raise Invalid(say("The logo is not a PNG or JPEG image."), {"logo": [say("Choose a PNG or JPEG file.")]})
     return f"{LOGO_TYPES[kind]};base64,{base64.b64encode(data).decode('ascii')}"
 
 

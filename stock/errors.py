@@ -6,11 +6,11 @@ found in this one place.
 """
 import click
 
-from storage.errors import Said, ServiceError, StorageFull, Unavailable, say
+from storage.errors import Said, ServiceError, StorageFull, Unavailable, say, say_count
 
 __all__ = ["ServiceError", "BadRequest", "Unauthorized", "Forbidden", "NotFound", "Conflict", "InsufficientStock",
            "Invalid", "invalid_field", "Unavailable", "StorageFull", "SettingError", "item_errors",
-           "Said", "say"]
+           "Said", "say", "say_count"]
 
 
 class BadRequest(ServiceError):
@@ -60,5 +60,11 @@ def item_errors(errors: dict[int, dict], lines: str = "batch_items") -> Invalid:
     """A 422 naming each refused line of the request's list `lines` by its index."""
     first = next(iter(errors.values()))
     message = next(iter(first.values()))[0]
-    what = "batch item(s)" if lines == "batch_items" else "line(s)"
-    return Invalid(f"{len(errors)} {what} refused, e.g.: {message}", {"data": {lines: errors}})
+    if lines == "batch_items":
+        said = say_count("%(count)s batch item refused, e.g.: %(message)s",
+                         "%(count)s batch items refused, e.g.: %(message)s", len(errors),
+                         text="%(count)s batch item(s) refused, e.g.: %(message)s", message=message)
+    else:
+        said = say_count("%(count)s line refused, e.g.: %(message)s", "%(count)s lines refused, e.g.: %(message)s",
+                         len(errors), text="%(count)s line(s) refused, e.g.: %(message)s", message=message)
+    return Invalid(said, {"data": {lines: errors}})

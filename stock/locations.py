@@ -12,7 +12,7 @@ from sqlalchemy import and_, func, select
 from models import BestBefore, Location, LocationBalance, Warehouse
 from stock import audit
 from stock.caller import Caller, require_may_manage
-from stock.errors import Conflict, NotFound, invalid_field, say
+from stock.errors import Conflict, NotFound, invalid_field, say, say_count
 from stock.naming import warehouse_words
 from storage.db import writing
 
@@ -73,7 +73,7 @@ def get_location(session, id_warehouse: int, code: str) -> Location | None:
 def create_location(session, actor: audit.Actor, caller: Caller | None, fields: dict) -> None:
     """Add a location; 409 when the warehouse has one of that code (whatever its case)."""
     id_warehouse = fields["id_warehouse"]
-    require_may_manage(caller, frozenset({id_warehouse}), f"A location in warehouse {id_warehouse}")
+    require_may_manage(caller, frozenset({id_warehouse}), say("A location in warehouse %(number)s", number=id_warehouse))
     with writing(session, [id_warehouse]):
         add_location(session, actor, fields)
 
@@ -81,7 +81,8 @@ def create_location(session, actor: audit.Actor, caller: Caller | None, fields: 
 def update_location(session, actor: audit.Actor, caller: Caller | None, id_warehouse: int, code: str,
                     fields: dict) -> None:
     """Change the fields given (change_location) of the location of that code (404 if none)."""
-    require_may_manage(caller, frozenset({id_warehouse}), f"Changing a location of warehouse {id_warehouse}")
+    require_may_manage(caller, frozenset({id_warehouse}), say("Changing a location of warehouse %(number)s",
+                                                             number=id_warehouse))
     with writing(session, [id_warehouse]):
         location = get_location(session, id_warehouse, code)
         if location is None:
@@ -124,8 +125,12 @@ def change_location(session, actor: audit.Actor, location: Location, fields: dic
             LocationBalance.id_warehouse == id_warehouse, LocationBalance.location == location.code,
             LocationBalance.amount_milli != 0))
         if held:
-            message = say("Location %(code)s holds stock of %(count)s product/lot(s): move it away "
-                          "before deactivating the location.", code=location.code, count=held)
+            message = say_count("Location %(code)s holds stock of %(count)s product/lot: move it away before "
+                                "deactivating the location.",
+                                "Location %(code)s holds stock of %(count)s products/lots: move it away before "
+                                "deactivating the location.", held,
+                                text="Location %(code)s holds stock of %(count)s product/lot(s): move it away "
+                                "before deactivating the location.", code=location.code)
             raise Conflict(message, {"data": {"active": [message]}})
     for name in ("name", "sequence", "hold", "active"):
         if name in fields:
@@ -133,7 +138,7 @@ def change_location(session, actor: audit.Actor, location: Location, fields: dic
     if "receiving" in fields:
         if fields["receiving"]:
             if not location.active:
-                raise invalid_field(("data", "receiving"), f"Location {location.code} is not active.")
+                raise invalid_field(("data", "receiving"), say("Location %(code)s is not active.", code=location.code))
             warehouse.receiving_location = location.code
         elif warehouse.receiving_location == location.code:
             warehouse.receiving_location = UNPLACED
@@ -176,7 +181,8 @@ def location_stock(session, caller: Caller, id_warehouse: int, location: str | N
 
 def _require_warehouse(session, id_warehouse: int) -> None:
     if session.get(Warehouse, id_warehouse) is None:
-        raise invalid_field(("data", "id_warehouse"), f"No warehouse {id_warehouse}: add it first (POST /v1/warehouses/).")
+        raise invalid_field(("data", "id_warehouse"), say("No warehouse %(number)s: add it first (POST /v1/warehouses/).",
+                                                          number=id_warehouse))
 
 
 def _receiving(session, id_warehouse: int) -> str:

@@ -11,7 +11,7 @@ from sqlalchemy import select
 
 from models import BestBefore, Location, Product
 from stock import placement
-from stock.errors import Conflict, InsufficientStock, Invalid, invalid_field
+from stock.errors import Conflict, InsufficientStock, Invalid, invalid_field, say, say_count
 from stock.locations import WALKING_ORDER
 from stock.naming import lot_words, product_names, product_words, warehouse_words
 from stock.quantities import LIMIT, SCALE, from_milli, within_places
@@ -19,7 +19,7 @@ from stock.quantities import LIMIT, SCALE, from_milli, within_places
 # The service's own operations name a place by `location` and, unlike a batch's `wplace` (free
 # text the seed's scanners send), never as free text: in a warehouse without locations, as a
 # move does, they take only "" (unplaced).
-NO_LOCATIONS = "This warehouse has no locations: leave the location empty (unplaced)."
+NO_LOCATIONS = say("This warehouse has no locations: leave the location empty (unplaced).")
 
 
 def digest(content: dict) -> str:
@@ -28,12 +28,12 @@ def digest(content: dict) -> str:
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def is_retry(stored: str | None, digest_now: str, what: str) -> bool:
-    """True when the id is stored with this content; Conflict when with other content."""
+def is_retry(stored: str | None, digest_now: str, refusal: str) -> bool:
+    """True when the id is stored with this content; Conflict, saying `refusal`, when with other content."""
     if stored is None:
         return False
     if stored != digest_now:
-        raise Conflict(f"{what} exists already with other content.")
+        raise Conflict(refusal)
     return True
 
 
@@ -51,7 +51,9 @@ def check_lines(session, items: list[dict], path: str = "items") -> dict[str, di
             errors[str(index)] = {problem[0]: [problem[1]]}
     if errors:
         first = next(iter(errors.values()))
-        raise Invalid(f"{len(errors)} line(s) refused, e.g.: {next(iter(first.values()))[0]}",
+        raise Invalid(say_count("%(count)s line refused, e.g.: %(message)s", "%(count)s lines refused, e.g.: %(message)s",
+                                len(errors), text="%(count)s line(s) refused, e.g.: %(message)s",
+                                message=next(iter(first.values()))[0]),
                       {"data": {path: errors}})
     return products
 
@@ -59,21 +61,25 @@ def check_lines(session, items: list[dict], path: str = "items") -> dict[str, di
 def _line_problem(item: dict, product: dict | None) -> tuple[str, str] | None:
     code = item["product_code"]
     if product is None:
-        return "product_code", f"No product {code!r}."
+        return "product_code", say("No product %(code)r.", code=code)
     if not product["active"]:
-        return "product_code", f"{product_words(product['name'], code)} ({code}) is not active."
+        return "product_code", say("%(product)s (%(code)s) is not active.",
+                                   product=product_words(product["name"], code), code=code)
     if product["lot_level"] == 1 and not item["lot"]:
-        return "lot", "The product is kept by lot: a lot is required."
+        return "lot", say("The product is kept by lot: a lot is required.")
     if product["lot_level"] == 0 and item["lot"]:
-        return "lot", "The product is not kept by lot: the lot must be empty."
+        return "lot", say("The product is not kept by lot: the lot must be empty.")
     amount = item["amount_milli"]
     if amount <= 0:
-        return "amount", "Must be greater than 0."
+        return "amount", say("Must be greater than 0.")
     if amount >= LIMIT * SCALE:
-        return "amount", f"Must be less than {LIMIT}."
+        return "amount", say("Must be less than %(limit)s.", limit=LIMIT)
     if not within_places(amount, product["decimal_places"]):
-        return "amount", (f"More than {product['decimal_places']} decimal place(s), as "
-                          f"{product_words(product['name'], code)} is counted.")
+        return "amount", say_count("More than %(count)s decimal place, as %(product)s is counted.",
+                                   "More than %(count)s decimal places, as %(product)s is counted.",
+                                   product["decimal_places"],
+                                   text="More than %(count)s decimal place(s), as %(product)s is counted.",
+                                   product=product_words(product["name"], code))
     return None
 
 
@@ -100,7 +106,9 @@ def item_locations(session, id_warehouse: int, items: list[dict]) -> list[str | 
         return [None] * len(items)
     if not placement.warehouse_places(session, id_warehouse)[0]:
         problems = {str(index): {"location": [NO_LOCATIONS]} for index, text in enumerate(texts) if text}
-        raise Invalid(f"{len(problems)} line(s) refused, e.g.: {NO_LOCATIONS}", {"data": {"items": problems}})
+        raise Invalid(say_count("%(count)s line refused, e.g.: %(message)s", "%(count)s lines refused, e.g.: %(message)s",
+                                len(problems), text="%(count)s line(s) refused, e.g.: %(message)s",
+                                message=NO_LOCATIONS), {"data": {"items": problems}})
     return placement.resolve_items(session, id_warehouse, items, field="location", lines="items")
 
 
@@ -124,12 +132,17 @@ def refuse_short_at(session, id_warehouse: int, items: list[dict], places: list[
 
     def text(key):
         code, lot, location = key
-        return (f"Not enough stock of {names[code]}, {lot_words(lot)}, at location {location} of {where}: "
-                f"{from_milli(there.get(key, 0))} there, short by {from_milli(short[key])}.")
+        return say("Not enough stock of %(product)s, %(lot)s, at location %(location)s of %(warehouse)s: "
+                   "%(amount)s there, short by %(short)s.", product=names[code], lot=lot_words(lot),
+                   location=location, warehouse=where, amount=from_milli(there.get(key, 0)),
+                   short=from_milli(short[key]))
 
     problems = {str(index): {"location": [text(key)]} for index, (item, location) in enumerate(zip(items, places))
                 if (key := (item["product_code"], item["lot"], location)) in short}
-    raise InsufficientStock(f"{len(short)} product/lot(s) short at their location. {text(next(iter(short)))}",
+    raise InsufficientStock(say_count("%(count)s product/lot short at its location. %(first)s",
+                                      "%(count)s products/lots short at their location. %(first)s", len(short),
+                                      text="%(count)s product/lot(s) short at their location. %(first)s",
+                                      first=text(next(iter(short)))),
                             {"data": {"items": problems}})
 
 

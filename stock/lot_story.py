@@ -14,7 +14,7 @@ from sqlalchemy import and_, func, or_, select
 from models import (Batch, BestBefore, Customer, CustomerReturn, Location, LocationBalance, Move, MoveItem, Product,
                     Stocktaking, WarehouseDocument, WarehouseDocumentItem, WriteOff)
 from stock.caller import Caller
-from stock.errors import NotFound
+from stock.errors import NotFound, say
 from stock.locations import WALKING_ORDER
 from stock.naming import lot_words
 
@@ -44,7 +44,7 @@ def trace(session, caller: Caller, product_code: str, lot: str) -> dict:
         .order_by(doc.date, doc.doc_number)).all()
     if not rows:
         name = session.scalar(select(Product.name).where(Product.product_code == product_code)) or product_code
-        raise NotFound(f"{name}, {lot_words(lot)}, was never booked.")
+        raise NotFound(say("%(product)s, %(lot)s, was never booked.", product=name, lot=lot_words(lot)))
     story = {kind: [] for kind in KINDS}
     numbers = {row[0]: row[1] for row in rows}
     story["moved"], moving = _moves(session, warehouses, product_code, lot, numbers)

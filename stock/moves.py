@@ -19,7 +19,7 @@ from models import BestBefore, Move, MoveItem, Product, WarehouseDocument
 from stock import placement
 from stock.balances import add_document_items, change_balances, new_document
 from stock.caller import Caller, utc_text
-from stock.errors import Conflict, InsufficientStock, Invalid, say
+from stock.errors import Conflict, InsufficientStock, Invalid, say, say_count
 from stock.naming import lot_words, product_words, warehouse_words
 from stock.policy import Policy
 from stock.quantities import from_milli, within_places
@@ -129,17 +129,22 @@ def _check_items(session, items: list[dict]) -> dict[str, dict]:
         product = products.get(item["product_code"])
         lot = item.get("lot", "")
         if product is None:
-            problems[str(index)] = {"product_code": [f"No product {item['product_code']!r}."]}
+            problems[str(index)] = {"product_code": [say("No product %(code)r.", code=item["product_code"])]}
         elif product["lot_level"] == 1 and not lot:
-            problems[str(index)] = {"lot": ["The product is kept by lot: a lot is required."]}
+            problems[str(index)] = {"lot": [say("The product is kept by lot: a lot is required.")]}
         elif product["lot_level"] == 0 and lot:
-            problems[str(index)] = {"lot": ["The product is not kept by lot: the lot must be empty."]}
+            problems[str(index)] = {"lot": [say("The product is not kept by lot: the lot must be empty.")]}
         elif not within_places(item["amount_milli"], product["places"]):
-            problems[str(index)] = {"amount": [f"More than {product['places']} decimal place(s), as "
-                                               f"{product_words(product['name'], item['product_code'])} is counted."]}
+            problems[str(index)] = {"amount": [say_count(
+                "More than %(count)s decimal place, as %(product)s is counted.",
+                "More than %(count)s decimal places, as %(product)s is counted.", product["places"],
+                text="More than %(count)s decimal place(s), as %(product)s is counted.",
+                product=product_words(product["name"], item["product_code"]))]}
     if problems:
         first = next(iter(problems.values()))
-        raise Invalid(f"{len(problems)} item(s) refused, e.g.: {next(iter(first.values()))[0]}",
+        raise Invalid(say_count("%(count)s item refused, e.g.: %(message)s", "%(count)s items refused, e.g.: %(message)s",
+                                len(problems), text="%(count)s item(s) refused, e.g.: %(message)s",
+                                message=next(iter(first.values()))[0]),
                       {"data": {"items": problems}})
     return products
 
@@ -150,16 +155,24 @@ def _refuse_short(session, items, id_warehouse: int, location: str, amounts: dic
     short = {key for key, amount in amounts.items() if there.get((*key, location), 0) < amount}
     if not short:
         return
-    where = (f"location {location} of " if location else "the unplaced stock of ") + warehouse_words(session, id_warehouse)
+    warehouse = warehouse_words(session, id_warehouse)
 
     def text(key):
         code, lot = key
-        return (f"Not enough stock of {product_words(products[code]['name'], code)}, {lot_words(lot)}, in {where}: "
-                f"{from_milli(max(there.get((*key, location), 0), 0))} there, {from_milli(amounts[key])} to move.")
+        values = {"product": product_words(products[code]["name"], code), "lot": lot_words(lot), "warehouse": warehouse,
+                  "location": location, "amount": from_milli(max(there.get((*key, location), 0), 0)),
+                  "wanted": from_milli(amounts[key])}
+        if location:
+            return say("Not enough stock of %(product)s, %(lot)s, in location %(location)s of %(warehouse)s: "
+                       "%(amount)s there, %(wanted)s to move.", **values)
+        return say("Not enough stock of %(product)s, %(lot)s, in the unplaced stock of %(warehouse)s: "
+                   "%(amount)s there, %(wanted)s to move.", **values)
 
     fields = {str(index): {"amount": [text(key)]} for index, item in enumerate(items)
               if (key := (item["product_code"], item.get("lot", ""))) in short}
-    raise InsufficientStock(f"{len(short)} product/lot(s) short. {text(sorted(short)[0])}", {"data": {"items": fields}})
+    raise InsufficientStock(say_count("%(count)s product/lot short. %(first)s", "%(count)s products/lots short. %(first)s",
+                                      len(short), text="%(count)s product/lot(s) short. %(first)s",
+                                      first=text(sorted(short)[0])), {"data": {"items": fields}})
 
 
 def list_moves(session, caller: Caller, id_warehouse: int | None = None, since: date | None = None) -> list[dict]:

@@ -9,10 +9,12 @@ on the way to an error: a booking that succeeds never pays for them. The fields 
 from sqlalchemy import select
 
 from models import Product, Warehouse
+from stock.errors import Said, say
 
 
-def lot_words(lot: str) -> str:
-    return f"lot {lot}" if lot else "without a lot"
+def lot_words(lot: str) -> Said:
+    """A lot as a message names it; a Said, so that a page says it in the message's language."""
+    return say("lot %(lot)s", lot=lot) if lot else say("without a lot")
 
 
 def product_words(name: str, code: str) -> str:
@@ -31,4 +33,4 @@ def product_names(session, codes) -> dict[str, str]:
 def warehouse_words(session, id_warehouse: int) -> str:
     """A warehouse as a message names it: its name, or "warehouse N" for one that does not exist."""
     name = session.scalar(select(Warehouse.name).where(Warehouse.id_warehouse == id_warehouse))
-    return name or f"warehouse {id_warehouse}"
+    return name or say("warehouse %(number)s", number=id_warehouse)

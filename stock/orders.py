@@ -13,7 +13,7 @@ from models import ApiKey, AuditEntry, Batch, Customer, OrderDocument, OrderItem
 from stock import audit, outbox
 from stock.audit import Actor
 from stock.caller import Caller
-from stock.errors import Conflict, Forbidden, Invalid, NotFound, item_errors
+from stock.errors import Conflict, Forbidden, Invalid, NotFound, item_errors, say, say_count
 from stock.naming import warehouse_words
 from stock.policy import Policy
 from stock.quantities import from_milli, within_places
@@ -38,14 +38,14 @@ def add_order(session, fields: dict) -> None:
     the caller has checked that the key may act in the order's warehouse."""
     lines = fields["items"]
     if session.get(OrderDocument, fields["document_number"]) is not None:
-        raise Conflict(f"Order document {fields['document_number']!r} exists already.")
+        raise Conflict(say("Order document %(number)r exists already.", number=fields["document_number"]))
     require_warehouse(session, fields["id_warehouse"])
     errors = _check_order_products(session, lines)
     if errors:
-        raise Invalid("The order document has invalid items.", {"data": {"items": errors}})
+        raise Invalid(say("The order document has invalid items."), {"data": {"items": errors}})
     if fields["id_customer"] and session.get(Customer, fields["id_customer"]) is None:
-        raise Invalid(f"No customer {fields['id_customer']}.",
-                      {"data": {"id_customer": ["Unknown customer."]}})
+        raise Invalid(say("No customer %(number)s.", number=fields["id_customer"]),
+                      {"data": {"id_customer": [say("Unknown customer.")]}})
     settings = fields["batch_settings"]
     session.add(OrderDocument(
         document_number=fields["document_number"], description=fields["description"],
@@ -65,7 +65,7 @@ def add_order(session, fields: dict) -> None:
         session.flush()
     except IntegrityError:
         # Imported meanwhile for another warehouse (PostgreSQL): the key decided.
-        raise Conflict(f"Order document {fields['document_number']!r} exists already.") from None
+        raise Conflict(say("Order document %(number)r exists already.", number=fields["document_number"])) from None
 
 
 def _check_order_products(session, items: list[dict]) -> dict[int, dict]:
@@ -83,11 +83,13 @@ def _check_order_products(session, items: list[dict]) -> dict[int, dict]:
     for index, item in enumerate(items):
         level, places = products.get(item["product_code"], (None, None))
         if level is None:
-            errors[index] = {"product_code": [f"No product {item['product_code']!r}."]}
+            errors[index] = {"product_code": [say("No product %(code)r.", code=item["product_code"])]}
         elif level == 0 and item["lot"]:
-            errors[index] = {"lot": ["The product is not kept by lot: the lot must be empty."]}
+            errors[index] = {"lot": [say("The product is not kept by lot: the lot must be empty.")]}
         elif not within_places(item["amount_ordered_milli"], places):
-            errors[index] = {"amount_ordered": [f"The product is counted to {places} decimal place(s)."]}
+            errors[index] = {"amount_ordered": [say_count(
+                "The product is counted to %(count)s decimal place.", "The product is counted to %(count)s decimal places.",
+                places, text="The product is counted to %(count)s decimal place(s).")]}
     return errors
 
 
@@ -98,7 +100,7 @@ def get_order(session, caller: Caller, document_number: str) -> OrderDocument:
     """
     order = session.get(OrderDocument, document_number)
     if order is None or not caller.sees(order.id_warehouse):
-        raise NotFound(f"No order document {document_number!r}.")
+        raise NotFound(say("No order document %(number)r.", number=document_number))
     return _dated(order)
 
 
@@ -122,7 +124,7 @@ def acquire_order(session, caller: Caller, document_number: str, policy: Policy)
     with writing(session, [id_warehouse]):
         order = get_order(session, caller, document_number)
         if order.state == CLOSED:
-            raise Conflict(f"Order document {document_number!r} is closed.")
+            raise Conflict(say("Order document %(number)r is closed.", number=document_number))
         refuse_foreign_lock(session, order, caller, policy)
         order.state = PROCESSING
         order.locked_by = caller.key_id
@@ -135,8 +137,9 @@ def refuse_foreign_lock(session, order: OrderDocument, caller: Caller, policy: P
         and order.locked_at is not None and utc_now() - order.locked_at < policy.acquire_timeout
     if held:
         # Named, so that the picker knows whom to ask (the keys are the depot's own devices).
-        raise Conflict(f"Order document {order.document_number!r} is being processed by another key "
-                       f"({lock_holder(session, order)!r}, since {order.locked_at:%Y-%m-%d %H:%M} UTC).")
+        raise Conflict(say("Order document %(number)r is being processed by another key (%(holder)r, since %(since)s UTC).",
+                           number=order.document_number, holder=lock_holder(session, order),
+                           since=order.locked_at.strftime("%Y-%m-%d %H:%M")))
 
 
 def list_orders(session, caller: Caller, state: int | None, after: str | None = None,
@@ -246,19 +249,21 @@ def order_for_batch(session, caller: Caller, settings: dict, policy: Policy) -> 
         return None
     order = session.get(OrderDocument, number)
     if order is None or not caller.sees(order.id_warehouse):
-        raise Invalid(f"No order document {number!r}.",
-                      {"data": {"batch_settings": {"document_number": ["Unknown order document."]}}})
+        raise Invalid(say("No order document %(number)r.", number=number),
+                      {"data": {"batch_settings": {"document_number": [say("Unknown order document.")]}}})
     problems = {}
     if order.id_warehouse != settings["id_warehouse"]:
-        problems["id_warehouse"] = [f"The order document is for {warehouse_words(session, order.id_warehouse)}."]
+        problems["id_warehouse"] = [say("The order document is for %(warehouse)s.",
+                                          warehouse=warehouse_words(session, order.id_warehouse))]
     if settings["type"] not in order.allowed_types.split(","):
-        problems["type"] = [f"The order document allows types {order.allowed_types}."]
+        problems["type"] = [say("The order document allows types %(types)s.", types=order.allowed_types)]
     if settings["direction"] not in order.allowed_directions.split(","):
-        problems["direction"] = [f"The order document allows directions {order.allowed_directions}."]
+        problems["direction"] = [say("The order document allows directions %(directions)s.",
+                                         directions=order.allowed_directions)]
     if problems:
-        raise Invalid("The batch does not fit its order document.", {"data": {"batch_settings": problems}})
+        raise Invalid(say("The batch does not fit its order document."), {"data": {"batch_settings": problems}})
     if order.state == CLOSED:
-        raise Conflict(f"Order document {number!r} is closed.")
+        raise Conflict(say("Order document %(number)r is closed.", number=number))
     refuse_foreign_lock(session, order, caller, policy)
     return order
 
@@ -280,12 +285,13 @@ def fill_order(order: OrderDocument, settings: dict, items: list[dict], is_count
                     and line.lot in ("", lot)]
         matching.sort(key=lambda line: (line.lot == "", line.item_number))
         if not matching:
-            errors[index] = {"product_code": ["Not on the order document (product, lot, direction)."]}
+            errors[index] = {"product_code": [say("Not on the order document (product, lot, direction).")]}
             continue
         if order.expiration_limit > 0:
             expires = item.get("date_exp", "")
             if not expires or date.fromisoformat(expires) < limit:
-                errors[index] = {"date_exp": [f"The order needs goods that keep until {limit.isoformat()}."]}
+                errors[index] = {"date_exp": [say("The order needs goods that keep until %(day)s.",
+                                                     day=limit.isoformat())]}
                 continue
         left = item["amount_base_milli"]
         for line in matching:
@@ -295,7 +301,7 @@ def fill_order(order: OrderDocument, settings: dict, items: list[dict], is_count
         if left and is_count:
             matching[0].amount_delivered_milli += left
         elif left:
-            errors[index] = {"amount": [f"More than ordered, by {from_milli(left)}."]}
+            errors[index] = {"amount": [say("More than ordered, by %(amount)s.", amount=from_milli(left))]}
     if errors:
         raise item_errors(errors)
     finished = all(line.amount_delivered_milli >= line.amount_ordered_milli for line in order.items)
@@ -329,7 +335,7 @@ def close_order(session, caller: Caller, actor: Actor, document_number: str, rea
     with writing(session, [id_warehouse]):
         order = get_order(session, caller, document_number)
         if order.state == CLOSED:
-            raise Conflict(f"Order document {document_number!r} is closed already.")
+            raise Conflict(say("Order document %(number)r is closed already.", number=document_number))
         before = order.state
         order.state = CLOSED
         order.locked_by = None
@@ -350,11 +356,11 @@ def release_order(session, caller: Caller, actor: Actor, document_number: str) -
     with writing(session, [id_warehouse]):
         order = get_order(session, caller, document_number)
         if order.state != PROCESSING or order.locked_by is None:
-            raise Conflict(f"Order document {document_number!r} is not held by anyone "
-                           f"(state {order.state}).")
+            raise Conflict(say("Order document %(number)r is not held by anyone (state %(state)s).",
+                               number=document_number, state=order.state))
         if not caller.has_role("admin") and order.locked_by != caller.key_id:
-            raise Forbidden(f"Order document {document_number!r} is held by another key; only an admin "
-                            "may release it.")
+            raise Forbidden(say("Order document %(number)r is held by another key; only an admin may release it.",
+                                number=document_number))
         holder = lock_holder(session, order)
         delivered = any(line.amount_delivered_milli for line in order.items)
         order.state = BATCH_EXISTS if delivered else IMPORTED

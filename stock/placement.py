@@ -13,7 +13,7 @@ from collections import defaultdict
 from sqlalchemy import and_, bindparam, exists, null, select
 
 from models import Balance, Location, LocationBalance, Warehouse
-from stock.errors import InsufficientStock, invalid_field, item_errors
+from stock.errors import InsufficientStock, invalid_field, item_errors, say, say_count
 from stock.naming import lot_words, product_names, warehouse_words
 from stock.policy import Policy
 from stock.quantities import from_milli
@@ -81,9 +81,10 @@ def resolve_items(session, id_warehouse: int, items: list[dict], field: str = "w
     for index, text in enumerate(texts):
         location = known.get(text)
         if text and location is None:
-            problems[index] = {field: [f"No location {text!r} in {where}."]}
+            problems[index] = {field: [say("No location %(code)r in %(warehouse)s.", code=text, warehouse=where)]}
         elif text and not location[1]:
-            problems[index] = {field: [f"Location {location[0]} of {where} is not active."]}
+            problems[index] = {field: [say("Location %(code)s of %(warehouse)s is not active.", code=location[0],
+                                              warehouse=where)]}
     raise item_errors(problems, lines)
 
 
@@ -93,9 +94,11 @@ def resolve(session, id_warehouse: int, text: str, path: tuple) -> str:
         return UNPLACED
     location = session.connection().execute(_NAMED, {"id_warehouse": id_warehouse, "keys": [text.upper()]}).first()
     if location is None:
-        raise invalid_field(path, f"No location {text!r} in {warehouse_words(session, id_warehouse)}.")
+        raise invalid_field(path, say("No location %(code)r in %(warehouse)s.", code=text,
+                                      warehouse=warehouse_words(session, id_warehouse)))
     if not location.active:
-        raise invalid_field(path, f"Location {location.code} of {warehouse_words(session, id_warehouse)} is not active.")
+        raise invalid_field(path, say("Location %(code)s of %(warehouse)s is not active.", code=location.code,
+                                      warehouse=warehouse_words(session, id_warehouse)))
     return location.code
 
 
@@ -215,15 +218,20 @@ def _short_error(session, id_warehouse, short, current, items, item_places) -> I
 
     def text(key):
         code, lot, location = key
-        return (f"Not enough stock of {products[code]}, {lot_words(lot)}, at location {location} of {where}: "
-                f"{from_milli(current.get(key, 0))} there, short by {from_milli(-short[key])}.")
+        return say("Not enough stock of %(product)s, %(lot)s, at location %(location)s of %(warehouse)s: "
+                   "%(amount)s there, short by %(short)s.", product=products[code], lot=lot_words(lot),
+                   location=location, warehouse=where, amount=from_milli(current.get(key, 0)),
+                   short=from_milli(-short[key]))
 
     fields = {}
     if items is not None and item_places is not None:
         fields = {"data": {"batch_items": {
             index: {"wplace": [text(key)]} for index, (item, location) in enumerate(zip(items, item_places))
             if (key := (item["product_code"], item.get("lot", ""), location)) in short}}}
-    return InsufficientStock(f"{len(short)} product/lot(s) short at their location. {text(next(iter(short)))}",
+    return InsufficientStock(say_count("%(count)s product/lot short at its location. %(first)s",
+                                       "%(count)s products/lots short at their location. %(first)s", len(short),
+                                       text="%(count)s product/lot(s) short at their location. %(first)s",
+                                       first=text(next(iter(short)))),
                              fields)
 
 

@@ -2,7 +2,7 @@
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from stock.errors import invalid_field
+from stock.errors import invalid_field, say_count
 
 
 @dataclass(frozen=True)
@@ -18,5 +18,8 @@ def refuse_far_future(day: date, today: date, policy: Policy, path: tuple) -> No
     """422 naming the field at `path` when a business date lies more than the policy's days ahead:
     a batch dated 2099 is a typing mistake that would sit in every report for decades."""
     if (day - today).days > policy.max_future_days:
-        raise invalid_field(path, f"{day.isoformat()} is more than {policy.max_future_days} day(s) "
-                                  f"after today ({today.isoformat()}).")
+        raise invalid_field(path, say_count("%(day)s is more than %(count)s day after today (%(today)s).",
+                                            "%(day)s is more than %(count)s days after today (%(today)s).",
+                                            policy.max_future_days,
+                                            text="%(day)s is more than %(count)s day(s) after today (%(today)s).",
+                                            day=day.isoformat(), today=today.isoformat()))

@@ -19,7 +19,7 @@ from stock import outbox, placement
 from stock.balances import NUMBERED, add_document_lines_of_batch, change_balances, keep_best_before, new_document
 from stock.batch_numbers import refuse_number_of_another
 from stock.caller import Caller
-from stock.errors import Conflict, item_errors
+from stock.errors import Conflict, item_errors, say, say_count
 from stock.naming import product_words
 from stock.orders import closed_event, fill_order, order_for_batch
 from stock.policy import Policy, refuse_far_future
@@ -127,7 +127,8 @@ def _is_retry(batch: dict, digest: str, stored: str | None) -> bool:
     if stored is None:
         return False
     if stored != digest and stored != digest_of_earlier_releases(batch):
-        raise Conflict(f"Batch {batch['batch_settings']['batch_number']} exists already with other content.")
+        raise Conflict(say("Batch %(number)s exists already with other content.",
+                           number=batch["batch_settings"]["batch_number"]))
     return True
 
 
@@ -251,29 +252,34 @@ def _scan_problem(code: str, unit: str, amount: int, amount_base: int | None, lo
                   product: dict | None, is_count: bool) -> tuple[str, str] | None:
     """The field at fault and why, or None: the product, its unit, the amounts and the lot."""
     if product is None:
-        return "product_code", f"No product {code!r}."
+        return "product_code", say("No product %(code)r.", code=code)
     if not product["active"]:
-        return "product_code", f"{product_words(product['name'], code)} ({code}) is not active."
+        return "product_code", say("%(product)s (%(code)s) is not active.",
+                                   product=product_words(product["name"], code), code=code)
     factor = product["factors"].get(unit)
     if factor is None:
-        return "unit", f"{unit!r} is neither the base unit nor a packaging of the product."
+        return "unit", say("%(unit)r is neither the base unit nor a packaging of the product.", unit=unit)
     if amount < 0 or (amount == 0 and not is_count):
-        return "amount", "Must be greater than 0." if not is_count else "Must not be negative."
+        return "amount", say("Must be greater than 0.") if not is_count else say("Must not be negative.")
     base, remainder = divmod(amount * factor, SCALE)
     if remainder:
-        return "amount", "In base units this has more than 3 decimal places."
+        return "amount", say("In base units this has more than 3 decimal places.")
     if not within_places(base, product["decimal_places"]):
         # 0.5 of a product counted in whole pieces is a mistake, not a half piece.
-        return "amount", (f"In base units this has more than {product['decimal_places']} decimal "
-                          f"place(s), as {product_words(product['name'], code)} is counted.")
+        return "amount", say_count("In base units this has more than %(count)s decimal place, as %(product)s is counted.",
+                                   "In base units this has more than %(count)s decimal places, as %(product)s is "
+                                   "counted.", product["decimal_places"],
+                                   text="In base units this has more than %(count)s decimal place(s), as %(product)s "
+                                   "is counted.", product=product_words(product["name"], code))
     if base >= LIMIT * SCALE:
-        return "amount", f"In base units this must be less than {LIMIT}."
+        return "amount", say("In base units this must be less than %(limit)s.", limit=LIMIT)
     if amount_base is not None and amount_base != base:
-        return "amount_base_unit", f"Must equal amount x {from_milli(factor)} = {from_milli(base)}."
+        return "amount_base_unit", say("Must equal amount x %(factor)s = %(base)s.", factor=from_milli(factor),
+                                       base=from_milli(base))
     if product["lot_level"] == 1 and not lot:
-        return "lot", "The product is kept by lot: a lot is required."
+        return "lot", say("The product is kept by lot: a lot is required.")
     if product["lot_level"] == 0 and lot:
-        return "lot", "The product is not kept by lot: the lot must be empty."
+        return "lot", say("The product is not kept by lot: the lot must be empty.")
     return None
 
 

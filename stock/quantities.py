@@ -2,6 +2,8 @@
 import re
 from decimal import Decimal, InvalidOperation
 
+from storage.errors import say  # stock.errors stands beside this module, on its floor
+
 ASCII_NUMBER = re.compile(r"[+-]?([0-9]+\.?[0-9]*|\.[0-9]+)([eE][+-]?[0-9]+)?", re.ASCII)
 PLACES = 3
 SCALE = 1000
@@ -12,7 +14,7 @@ LIMIT = 10**12
 
 
 class NotAQuantity(ValueError):
-    pass
+    """Its one argument is the message (a Said, so that a page says it in its language)."""
 
 
 # What scanners send ("12", "0.5", "-3.250"): read without Decimal. Anything else
@@ -29,32 +31,32 @@ def to_milli(value) -> int:
             sign, whole, fraction = match.groups()
             fraction = (fraction or "").rstrip("0")
             if len(fraction) > PLACES:
-                raise NotAQuantity(f"At most {PLACES} decimal places.")
+                raise NotAQuantity(say("At most %(count)s decimal places.", count=PLACES))
             milli = int(whole) * SCALE + (int(fraction.ljust(PLACES, "0")) if fraction else 0)
             if milli >= LIMIT * SCALE:
-                raise NotAQuantity(f"Must be less than {LIMIT} in size.")
+                raise NotAQuantity(say("Must be less than %(limit)s in size.", limit=LIMIT))
             return -milli if sign == "-" else milli
     elif value.__class__ is int:
         if -LIMIT < value < LIMIT:
             return value * SCALE
-        raise NotAQuantity(f"Must be less than {LIMIT} in size.")
+        raise NotAQuantity(say("Must be less than %(limit)s in size.", limit=LIMIT))
     if isinstance(value, bool) or not isinstance(value, (int, Decimal, str, float)):
-        raise NotAQuantity("Not a number.")
+        raise NotAQuantity(say("Not a number."))
     if isinstance(value, str) and not ASCII_NUMBER.fullmatch(value.strip()):
         # Decimal would also take "1_000" and digits of other scripts.
-        raise NotAQuantity("Not a number.")
+        raise NotAQuantity(say("Not a number."))
     try:
         # A float can only come from code, never from a request (JSON is parsed
         # with Decimal); its shortest repr is the decimal the writer meant.
         number = Decimal(repr(value)) if isinstance(value, float) else Decimal(value)
     except (InvalidOperation, ValueError):
-        raise NotAQuantity("Not a number.") from None
+        raise NotAQuantity(say("Not a number.")) from None
     if not number.is_finite():
-        raise NotAQuantity("Not a number.")
+        raise NotAQuantity(say("Not a number."))
     if number.as_tuple().exponent < -PLACES and number != number.quantize(Decimal(1).scaleb(-PLACES)):
-        raise NotAQuantity(f"At most {PLACES} decimal places.")
+        raise NotAQuantity(say("At most %(count)s decimal places.", count=PLACES))
     if abs(number) >= LIMIT:
-        raise NotAQuantity(f"Must be less than {LIMIT} in size.")
+        raise NotAQuantity(say("Must be less than %(limit)s in size.", limit=LIMIT))
     return int(number * SCALE)
 
 

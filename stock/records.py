@@ -9,7 +9,7 @@ from sqlalchemy import exists, func, select
 
 from stock.caller import Caller
 from models import Batch, BatchExtra, BatchItem, Product, WarehouseDocument, WarehouseDocumentItem
-from stock.errors import NotFound
+from stock.errors import NotFound, say
 
 
 def in_warehouses(query, column, warehouses: list[int] | None):
@@ -48,7 +48,7 @@ def _group(rows, key: str) -> dict:
 def get_batch(session, caller: Caller, batch_number: int) -> dict:
     batch = session.get(Batch, batch_number)
     if batch is None or not caller.sees(batch.id_warehouse):
-        raise NotFound(f"No batch {batch_number}.")
+        raise NotFound(say("No batch %(number)s.", number=batch_number))
     found = _batches(session, select(Batch).where(Batch.batch_number == batch_number), -1, False)[0]
     found["batch_extras"] = found["batch_extras"] + _posted(batch)
     return found
@@ -106,7 +106,7 @@ def _posted(batch: Batch) -> list[dict]:
 def get_document(session, caller: Caller, doc_number: int) -> dict:
     document = session.scalars(select(WarehouseDocument).where(WarehouseDocument.doc_number == doc_number)).first()
     if document is None or not caller.sees(document.id_warehouse):
-        raise NotFound(f"No warehouse document {doc_number}.")
+        raise NotFound(say("No warehouse document %(number)s.", number=doc_number))
     return _documents(session, select(WarehouseDocument).where(WarehouseDocument.doc_number == doc_number),
                       -1, False)[0]
 

@@ -10,7 +10,7 @@ from sqlalchemy import func, select, tuple_
 from stock.caller import Caller
 from models import Balance, Product, ReorderLevel, Warehouse
 from stock.audit import Actor, record
-from stock.errors import Invalid
+from stock.errors import Invalid, say, say_count
 from stock.quantities import from_milli
 from storage.db import writing
 
@@ -65,16 +65,18 @@ def reorder_level_problems(session, rows: list[dict]) -> dict[int, dict[str, lis
     for index, row in enumerate(rows):
         pair = (row["id_warehouse"], row["product_code"])
         if row["product_code"] not in known:
-            problems.setdefault(index, {})["product_code"] = [f"No product {row['product_code']!r}."]
+            problems.setdefault(index, {})["product_code"] = [say("No product %(code)r.", code=row["product_code"])]
         if row["min_amount_milli"] and row["id_warehouse"] not in active:  # a removal needs none
-            problems.setdefault(index, {})["id_warehouse"] = [f"No active warehouse {row['id_warehouse']}."]
+            problems.setdefault(index, {})["id_warehouse"] = [say("No active warehouse %(numbers)s.",
+                                                                            numbers=row["id_warehouse"])]
         if row["min_amount_milli"] < 0:
-            problems.setdefault(index, {})["min_amount"] = ["Must not be negative."]
+            problems.setdefault(index, {})["min_amount"] = [say("Must not be negative.")]
         elif row["min_amount_milli"] and row["target_amount_milli"] < row["min_amount_milli"]:
-            problems.setdefault(index, {})["target_amount"] = ["Must be at least min_amount."]
+            problems.setdefault(index, {})["target_amount"] = [say("Must be at least min_amount.")]
         if pair in seen:
             problems.setdefault(index, {})["product_code"] = [
-                f"Warehouse {pair[0]} and product {pair[1]!r} are already set by row {seen[pair]}."]
+                say("Warehouse %(number)s and product %(code)r are already set by row %(row)s.", number=pair[0],
+                    code=pair[1], row=seen[pair])]
         seen.setdefault(pair, index)
     return problems
 
@@ -87,7 +89,10 @@ def apply_reorder_levels(session, actor: Actor, rows: list[dict]) -> dict[str, i
     problems = reorder_level_problems(session, rows)
     if problems:
         first = next(iter(next(iter(problems.values())).values()))[0]
-        raise Invalid(f"{len(problems)} reorder level(s) refused, e.g.: {first}", {"data": problems})
+        raise Invalid(say_count("%(count)s reorder level refused, e.g.: %(message)s",
+                                "%(count)s reorder levels refused, e.g.: %(message)s", len(problems),
+                                text="%(count)s reorder level(s) refused, e.g.: %(message)s", message=first),
+                      {"data": problems})
     counts = {"created": 0, "updated": 0, "removed": 0, "unchanged": 0}
     for row in rows:
         key = (row["id_warehouse"], row["product_code"])

@@ -18,7 +18,7 @@ from stock import outbox
 from stock.audit import Actor, record
 from stock.balances import NUMBERED, add_document_items, change_balances, new_document
 from stock.caller import Caller
-from stock.errors import Invalid, invalid_field
+from stock.errors import Invalid, invalid_field, say, say_count
 from stock.lot_bookings import check_lines, digest, document_lines, is_retry, return_location, summed
 from stock.naming import lot_words, product_names
 from stock.policy import Policy
@@ -31,7 +31,7 @@ def book_return(session, caller: Caller, actor: Actor, fields: dict, policy: Pol
     nothing. An order the caller does not see is unknown (422), as a batch's order is."""
     order = _order(session, caller, fields["document_number"])
     fingerprint = digest({key: fields.get(key) for key in ("document_number", "reason", "items", "location")})
-    what = f"Return {fields['return_id']!r}"
+    what = say("Return %(id)r exists already with other content.", id=fields["return_id"])
     try:
         with writing(session, [order.id_warehouse]):
             if is_retry(_stored(session, fields["return_id"]), fingerprint, what):
@@ -49,7 +49,7 @@ def book_return(session, caller: Caller, actor: Actor, fields: dict, policy: Pol
 def _order(session, caller: Caller, number: str) -> OrderDocument:
     order = session.get(OrderDocument, number)
     if order is None or not caller.sees(order.id_warehouse):
-        raise invalid_field(("data", "document_number"), f"No order document {number!r}.")
+        raise invalid_field(("data", "document_number"), say("No order document %(number)r.", number=number))
     return order
 
 
@@ -100,14 +100,19 @@ def _refuse_beyond_delivered(session, document_number: str, wanted: dict, items:
     def text(key):
         delivered, returned, free = left.get(key, (0, 0, 0))
         if not delivered:
-            return f"Order {document_number} delivered nothing of {names[key[0]]}, {lot_words(key[1])}."
-        return (f"More than order {document_number} delivered of {names[key[0]]}, {lot_words(key[1])}, less what "
-                f"came back: {from_milli(delivered)} delivered, {from_milli(returned)} returned already, "
-                f"at most {from_milli(free)}.")
+            return say("Order %(number)s delivered nothing of %(product)s, %(lot)s.", number=document_number,
+                       product=names[key[0]], lot=lot_words(key[1]))
+        return say("More than order %(number)s delivered of %(product)s, %(lot)s, less what came back: "
+                   "%(delivered)s delivered, %(returned)s returned already, at most %(free)s.",
+                   number=document_number, product=names[key[0]], lot=lot_words(key[1]),
+                   delivered=from_milli(delivered), returned=from_milli(returned), free=from_milli(free))
 
     errors = {str(index): {"amount": [text(key)]} for index, item in enumerate(items)
               if (key := (item["product_code"], item["lot"])) in over}
-    raise Invalid(f"{len(over)} product/lot(s) beyond what was delivered. {text(next(iter(over)))}",
+    raise Invalid(say_count("%(count)s product/lot beyond what was delivered. %(first)s",
+                            "%(count)s products/lots beyond what was delivered. %(first)s", len(over),
+                            text="%(count)s product/lot(s) beyond what was delivered. %(first)s",
+                            first=text(next(iter(over)))),
                   {"data": {"items": errors}})
 
 

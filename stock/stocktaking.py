@@ -11,7 +11,7 @@ from sqlalchemy import delete, select
 from models import Product, Stocktaking, StocktakingItem, WarehouseDocument, WarehouseDocumentItem
 from stock.balances import add_document_items, balances_of, change_balances, new_document
 from stock.caller import Caller
-from stock.errors import NotFound
+from stock.errors import NotFound, say
 from stock.naming import warehouse_words
 from stock.placement import amounts_at
 from stock.policy import Policy
@@ -145,7 +145,8 @@ def delete_stocktaking(session, caller: Caller, id_warehouse: int, day: date, po
     with writing(session, [id_warehouse]):
         stocktaking = session.get(Stocktaking, (id_warehouse, day))
         if stocktaking is None:
-            raise NotFound(f"No stocktaking of {warehouse_words(session, id_warehouse)} on {day.isoformat()}.")
+            raise NotFound(say("No stocktaking of %(warehouse)s on %(day)s.",
+                                  warehouse=warehouse_words(session, id_warehouse), day=day.isoformat()))
         old = stocktaking_adjustments(session, stocktaking)
         _rewrite_adjustments(session, stocktaking, old, {}, policy, date.today())  # writes no document
         session.execute(delete(StocktakingItem).where(StocktakingItem.id_warehouse == id_warehouse,

@@ -10,7 +10,7 @@ from sqlalchemy.exc import IntegrityError
 from models import Warehouse
 from stock import audit
 from stock.caller import EVERY, Caller, require_may_manage
-from stock.errors import Conflict, Invalid, NotFound
+from stock.errors import Conflict, Invalid, NotFound, say, say_count
 from storage.db import writing
 
 FIELDS = ("id_warehouse", "name", "address", "active")
@@ -31,10 +31,11 @@ def names(session) -> dict[int, str]:
 
 def create_warehouse(session, actor: audit.Actor, fields: dict, caller: Caller | None = None) -> None:
     """Add a warehouse: only an admin for every warehouse may (`caller` None: the terminal)."""
-    require_may_manage(caller, EVERY, "A new warehouse")
+    require_may_manage(caller, EVERY, say("A new warehouse"))
     with writing(session):
         if session.get(Warehouse, fields["id_warehouse"]) is not None:
-            message = f"Warehouse {fields['id_warehouse']} exists already: choose a number no warehouse has."
+            message = say("Warehouse %(number)s exists already: choose a number no warehouse has.",
+                          number=fields["id_warehouse"])
             raise Conflict(message, {"data": {"id_warehouse": [message]}})
         _refuse_taken_name(session, fields["name"], fields["id_warehouse"])
         warehouse = Warehouse(**{"address": "", "active": 1, **fields})
@@ -49,14 +50,14 @@ def update_warehouse(session, actor: audit.Actor, id_warehouse: int, fields: dic
                      caller: Caller | None = None) -> None:
     """Replace the fields given; the id in a body must equal the path's. An admin limited to
     warehouses changes only its own (403 for any other, whether it exists or not)."""
-    require_may_manage(caller, frozenset({id_warehouse}), f"Changing warehouse {id_warehouse}")
+    require_may_manage(caller, frozenset({id_warehouse}), say("Changing warehouse %(number)s", number=id_warehouse))
     if fields.get("id_warehouse", id_warehouse) != id_warehouse:
-        raise Invalid("id_warehouse in the body differs from the one in the path.",
-                      {"data": {"id_warehouse": ["Must equal the warehouse in the path."]}})
+        raise Invalid(say("id_warehouse in the body differs from the one in the path."),
+                      {"data": {"id_warehouse": [say("Must equal the warehouse in the path.")]}})
     with writing(session):
         warehouse = session.get(Warehouse, id_warehouse)
         if warehouse is None:
-            raise NotFound(f"No warehouse {id_warehouse}.")
+            raise NotFound(say("No warehouse %(number)s.", number=id_warehouse))
         if "name" in fields:
             _refuse_taken_name(session, fields["name"], id_warehouse)
         before = _as_dict(warehouse)
@@ -72,9 +73,9 @@ def require_warehouse(session, id_warehouse: int, path: tuple = ("data", "id_war
     """422 naming the field at `path` unless the warehouse exists and is active."""
     found = session.connection().execute(_ACTIVE, {"id_warehouse": id_warehouse}).first()
     if found is None:
-        _refuse(path, f"No warehouse {id_warehouse}: add it first (POST /v1/warehouses/).")
+        _refuse(path, say("No warehouse %(number)s: add it first (POST /v1/warehouses/).", number=id_warehouse))
     if not found.active:
-        _refuse(path, f"{found.name} (warehouse {id_warehouse}) is not active.")
+        _refuse(path, say("%(name)s (warehouse %(number)s) is not active.", name=found.name, number=id_warehouse))
 
 
 # Built once: every booking asks, and building the statement cost more than SQLite's answer.
@@ -90,7 +91,9 @@ def require_warehouses(session, ids, field: str = "warehouses") -> None:
         Warehouse.id_warehouse.in_(ids), Warehouse.active == 1)))
     missing = [str(number) for number in ids if number not in active]
     if missing:
-        _refuse(("data", field), f"No active warehouse {', '.join(missing)}.")
+        _refuse(("data", field), say_count("No active warehouse %(numbers)s.", "No active warehouses %(numbers)s.",
+                                           len(missing), text="No active warehouse %(numbers)s.",
+                                           numbers=", ".join(missing)))
 
 
 def _refuse(path: tuple, message: str):
@@ -106,7 +109,7 @@ def _refuse_taken_name(session, name: str, id_warehouse: int) -> None:
     other = session.scalar(select(Warehouse.id_warehouse).where(Warehouse.name == name,
                                                                Warehouse.id_warehouse != id_warehouse))
     if other is not None:
-        message = f"Warehouse {other} is named {name!r} already: choose another name."
+        message = say("Warehouse %(number)s is named %(name)r already: choose another name.", number=other, name=name)
         raise Conflict(message, {"data": {"name": [message]}})
 
 
@@ -114,7 +117,7 @@ def _flush_or_conflict(session, id_warehouse: int) -> None:
     try:
         session.flush()
     except IntegrityError:
-        raise Conflict(f"Warehouse {id_warehouse} clashes with an existing one.") from None
+        raise Conflict(say("Warehouse %(number)s clashes with an existing one.", number=id_warehouse)) from None
 
 
 def _as_dict(warehouse: Warehouse) -> dict:

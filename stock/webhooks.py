@@ -14,7 +14,7 @@ from sqlalchemy import delete, func, select
 from stock.caller import Caller, may_manage, parse_warehouses, reach_of, require_may_manage, warehouses_text
 from models import OutboxEvent, Webhook, WebhookDelivery
 from stock.audit import Actor, record
-from stock.errors import Invalid, NotFound
+from stock.errors import Invalid, NotFound, say, say_count
 from stock.outbox import EVENTS
 from stock.warehouses import require_warehouses
 from storage.db import utc_now, writing
@@ -26,13 +26,14 @@ def create_webhook(session, actor: Actor, url: str, events: list[str], warehouse
 
     `warehouses`: only their events ([]: every warehouse's); None, those of the caller (None: the
     terminal, every warehouse)."""
-    unknown = {str(index): [f"Not an event; the events are {', '.join(EVENTS)}."]
+    unknown = {str(index): [say("Not an event; the events are %(events)s.", events=", ".join(EVENTS))]
                for index, event in enumerate(events) if event not in EVENTS}
     if unknown:
-        raise Invalid("Unknown event(s).", {"data": {"events": unknown}})
+        raise Invalid(say_count("Unknown event.", "Unknown events.", len(unknown), text="Unknown event(s)."),
+                      {"data": {"events": unknown}})
     wanted = [event for event in EVENTS if event in set(events)]  # in one order, without repeats
     reach = reach_of(warehouses) if warehouses is not None else (None if caller is None else caller.warehouses)
-    require_may_manage(caller, reach, "A webhook for every warehouse" if reach is None else "This webhook")
+    require_may_manage(caller, reach, say("A webhook for every warehouse") if reach is None else say("This webhook"))
     secret = "whsec_" + secrets.token_hex(24)
     with writing(session, []):
         require_warehouses(session, reach or [])
@@ -55,11 +56,11 @@ def delete_webhook(session, actor: Actor, webhook_id: int, caller: Caller | None
     """Remove a receiver and its deliveries (what was not sent yet is not sent). One the caller
     may not manage is not found, as it is not in its list."""
     if not 0 < webhook_id <= WEBHOOK_ID_MAX:
-        raise NotFound(f"No webhook {webhook_id}.")
+        raise NotFound(say("No webhook %(number)s.", number=webhook_id))
     with writing(session, []):
         hook = session.get(Webhook, webhook_id)
         if hook is None or not may_manage(caller, parse_warehouses(hook.warehouses)):
-            raise NotFound(f"No webhook {webhook_id}.")
+            raise NotFound(say("No webhook %(number)s.", number=webhook_id))
         session.execute(delete(WebhookDelivery).where(WebhookDelivery.webhook_id == webhook_id))
         record(session, actor, "webhook.delete", str(webhook_id), {"url": [hook.url, None]},
                reach=parse_warehouses(hook.warehouses))

@@ -17,7 +17,7 @@ from stock import outbox
 from stock.audit import Actor, record
 from stock.balances import NUMBERED, add_document_items, balances_of, change_balances, new_document
 from stock.caller import Caller
-from stock.errors import InsufficientStock
+from stock.errors import InsufficientStock, say, say_count
 from stock.lot_bookings import (check_lines, digest, document_lines, is_retry, item_locations, refuse_short_at,
                                 summed)
 from stock.naming import lot_words, product_names, warehouse_words
@@ -36,7 +36,7 @@ def write_off(session, caller: Caller, actor: Actor, fields: dict, policy: Polic
     depot allows negative stock)."""
     caller.require_warehouse(fields["id_warehouse"])
     fingerprint = digest({key: fields.get(key) for key in ("id_warehouse", "reason", "note", "items")})
-    what = f"Write-off {fields['write_off_id']!r}"
+    what = say("Write-off %(id)r exists already with other content.", id=fields["write_off_id"])
     try:
         with writing(session, [fields["id_warehouse"]]):
             if is_retry(_stored(session, fields["write_off_id"]), fingerprint, what):
@@ -107,12 +107,15 @@ def refuse_short(session, warehouse: int, wanted: dict, items: list[dict], polic
     where = warehouse_words(session, warehouse)
 
     def text(key):
-        return (f"Not enough stock of {names[key[0]]}, {lot_words(key[1])}, in {where}: "
-                f"{from_milli(current.get(key, 0))} in stock, short by {from_milli(short[key])}.")
+        return say("Not enough stock of %(product)s, %(lot)s, in %(warehouse)s: %(amount)s in stock, short by "
+                   "%(short)s.", product=names[key[0]], lot=lot_words(key[1]), warehouse=where,
+                   amount=from_milli(current.get(key, 0)), short=from_milli(short[key]))
 
     fields = {"data": {path: {str(index): {"amount": [text(key)]} for index, item in enumerate(items)
                               if (key := (item["product_code"], item["lot"])) in short}}}
-    raise InsufficientStock(f"{len(short)} product/lot(s) short. {text(next(iter(short)))}", fields)
+    raise InsufficientStock(say_count("%(count)s product/lot short. %(first)s", "%(count)s products/lots short. %(first)s",
+                                      len(short), text="%(count)s product/lot(s) short. %(first)s",
+                                      first=text(next(iter(short)))), fields)
 
 
 def _within(query, caller: Caller, id_warehouse: int | None, since: date | None, until: date | None):

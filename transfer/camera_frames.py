@@ -6,7 +6,7 @@ codes a depot prints and receives: EAN-13, EAN-8, UPC-A, Code 128 and QR codes.
 """
 import io
 
-from stock.errors import Invalid
+from stock.errors import Invalid, say
 
 MOST_BYTES = 1024 * 1024  # a frame of a phone's camera, as JPEG, is a tenth of this
 MOST_PIXELS = 4096 * 4096  # Pillow reads the size before the pixels: a bigger one is refused unread
@@ -23,12 +23,13 @@ def read_frame(body: bytes) -> dict | None:
     try:
         image = Image.open(io.BytesIO(body))
         if image.format not in ("JPEG", "PNG", "WEBP"):
-            raise Invalid(f"A frame is a JPEG, PNG or WebP image, not {image.format}.")
+            raise Invalid(say("A frame is a JPEG, PNG or WebP image, not %(format)s.", format=image.format))
         if image.width * image.height > MOST_PIXELS:
-            raise Invalid(f"A frame has at most {MOST_PIXELS} pixels; this one has {image.width}x{image.height}.")
+            raise Invalid(say("A frame has at most %(most)s pixels; this one has %(width)sx%(height)s.", most=MOST_PIXELS,
+                              width=image.width, height=image.height))
         grey = image.convert("L")
     except (UnidentifiedImageError, OSError, ValueError, Image.DecompressionBombError):
-        raise Invalid("The body is not a readable JPEG, PNG or WebP image.") from None
+        raise Invalid(say("The body is not a readable JPEG, PNG or WebP image.")) from None
     formats = zxingcpp.barcode_formats_from_str(",".join(FORMATS))
     found = zxingcpp.read_barcodes(grey, formats=formats)
     if not found:

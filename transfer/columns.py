@@ -8,6 +8,8 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
 
+from stock.errors import say
+
 TEXT, WHOLE, QUANTITY = "text", "whole", "quantity"
 NOT_GIVEN = object()
 
@@ -32,7 +34,7 @@ def convert(column: Column, value, decimal_comma: bool):
     if column.type == TEXT:
         return as_text(value)
     if isinstance(value, bool) or isinstance(value, (date, datetime)):
-        raise CellError("Must be a number.")
+        raise CellError(say("Must be a number."))
     if column.type == WHOLE:
         if isinstance(value, float) and value.is_integer():
             return int(value)
@@ -40,7 +42,7 @@ def convert(column: Column, value, decimal_comma: bool):
             return value
         if isinstance(value, str) and re.fullmatch(r"[+-]?[0-9]{1,30}", value, re.ASCII):
             return int(value)
-        raise CellError("Must be a whole number.")
+        raise CellError(say("Must be a whole number."))
     # QUANTITY: given on as text, so that the schema's exact reading decides (stock/quantities).
     if isinstance(value, float):
         return repr(value)

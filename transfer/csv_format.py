@@ -12,6 +12,7 @@ from datetime import date, datetime
 from decimal import Decimal
 from itertools import islice
 
+from stock.errors import say
 from transfer import encodings
 from transfer.table import FORMULA_STARTS, FileRefused, Table
 
@@ -23,7 +24,7 @@ ROWS_PER_PIECE = 1000
 def read(data: bytes, encoding: str | None = None, language: str | None = None) -> Table:
     text, used = decode(data, encoding, language)
     if not text.strip():
-        raise FileRefused("The file is empty.")
+        raise FileRefused(say("The file is empty."))
     delimiter = detect_delimiter(text)
     reader = csv.reader(io.StringIO(text, newline=""), delimiter=delimiter, strict=False)
     header, header_row, rows = None, 0, []
@@ -36,7 +37,7 @@ def read(data: bytes, encoding: str | None = None, language: str | None = None) 
             else:
                 rows.append((number, [unescape(cell) for cell in record]))
     except csv.Error as error:
-        raise FileRefused(f"Not a readable CSV file: {error}.") from None
+        raise FileRefused(say("Not a readable CSV file: %(error)s.", error=error)) from None
     return Table(header=header, header_row=header_row, rows=rows, decimal_comma=delimiter == ";",
                  encoding=used, encoding_detected=encoding is None)
 
@@ -44,11 +45,11 @@ def read(data: bytes, encoding: str | None = None, language: str | None = None) 
 def decode(data: bytes, encoding: str | None = None, language: str | None = None) -> tuple[str, str]:
     """(text, encoding used); `language`: the depot's (transfer/encodings.py detect)."""
     if b"\x00" in data[:65536]:
-        raise FileRefused("Not a CSV, XLSX or ODS file (it holds binary data).")
+        raise FileRefused(say("Not a CSV, XLSX or ODS file (it holds binary data)."))
     try:
         return encodings.decode(data, encoding, language)
     except encodings.NotText as error:
-        raise FileRefused(str(error)) from None
+        raise FileRefused(error.args[0]) from None
 
 
 def detect_delimiter(text: str) -> str:

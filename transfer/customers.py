@@ -9,6 +9,7 @@ from models import Customer
 from schemas import customer_row_schema
 from schemas.customers import CustomerRowSchema
 from stock import catalog
+from stock.errors import say
 from transfer.columns import TEXT, WHOLE, Column, Kind
 
 COLUMNS = tuple(Column(name, WHOLE if name == "id_customer" else TEXT, required=name == "id_customer")
@@ -25,7 +26,7 @@ def apply(context, rows) -> None:
         context.progress()
         ident = cells.get("id_customer")
         if ident is not None and ident in seen:
-            context.error(number, "id_customer", f"The customer repeats row {seen[ident]}.")
+            context.error(number, "id_customer", say("The customer repeats row %(row)s.", row=seen[ident]))
             continue
         if ident is not None:
             seen[ident] = number

@@ -18,6 +18,8 @@ product lists in 13 languages (bench/encoding_guess.py): it read 116 of them rig
 import re
 import unicodedata
 
+from stock.errors import say
+
 UTF8, CENTRAL, WESTERN = "utf-8", "windows-1250", "windows-1252"
 # The code page a depot's language saves in (DESIGN 29): what a file from its own office's Excel
 # most likely is when the bytes alone cannot tell ("Crème" reads as a word either way).
@@ -61,12 +63,13 @@ def decode(data: bytes, encoding: str | None = None, language: str | None = None
     the depot's, which settles a guess the bytes leave open)."""
     chosen = encoding or detect(data, language)
     if chosen is None:
-        raise NotText("Not text in UTF-8, Windows-1250 or Windows-1252: save it as \"CSV UTF-8\".")
+        raise NotText(say("Not text in UTF-8, Windows-1250 or Windows-1252: save it as \"CSV UTF-8\"."))
     try:
         return data.decode(CODECS[chosen]), chosen
     except UnicodeDecodeError as error:
-        raise NotText(f"Not {NAMES[chosen]} text (byte {error.object[error.start]:#04x} at "
-                      f"position {error.start + 1}): choose the file's encoding.") from None
+        raise NotText(say("Not %(encoding)s text (byte %(byte)s at position %(position)s): choose the file's encoding.",
+                          encoding=NAMES[chosen], byte=format(error.object[error.start], "#04x"),
+                          position=error.start + 1)) from None
 
 
 def detect(data: bytes, language: str | None = None) -> str | None:

@@ -10,7 +10,7 @@ so that a person finds it in a file of thousands of rows.
 from dataclasses import dataclass, field
 
 from stock import audit
-from stock.errors import ServiceError
+from stock.errors import ServiceError, say
 from storage.db import writing
 from transfer import (csv_format, customers, encodings, locations, ods_format, orders, packaging, products,
                       reorder_levels, xlsx_format)
@@ -82,7 +82,7 @@ class Context:
         """marshmallow's messages ({field: [text]} or nested) as errors of the row."""
         if isinstance(messages, list):
             for message in messages:
-                self.error(row, prefix.rstrip("_"), str(message))
+                self.error(row, prefix.rstrip("_"), message)
             return
         for name, inner in messages.items():
             if name == "_schema":
@@ -122,20 +122,20 @@ def read_table(file, filename: str, kind: str, encoding: str | None = None, lang
     head = file.read(8)
     file.seek(0)
     if not head:
-        raise FileRefused("The file is empty.")
+        raise FileRefused(say("The file is empty."))
     if head.startswith(xlsx_format.MAGIC):
         found = ods_format.kind_of_zip(file)
         if found == "ods":
             return ods_format.read(file, kind)
         if found == "odf":
-            raise FileRefused("An OpenDocument that is not a spreadsheet: save the list as .ods, .xlsx or CSV.")
+            raise FileRefused(say("An OpenDocument that is not a spreadsheet: save the list as .ods, .xlsx or CSV."))
         return xlsx_format.read(file, kind)
     if head.startswith(b"\xd0\xcf\x11\xe0"):
-        raise FileRefused("An old Excel .xls workbook: save it as .xlsx or CSV first.")
+        raise FileRefused(say("An old Excel .xls workbook: save it as .xlsx or CSV first."))
     if filename.lower().endswith(".xlsx"):
-        raise FileRefused("Not a readable XLSX workbook.")
+        raise FileRefused(say("Not a readable XLSX workbook."))
     if filename.lower().endswith(".ods"):
-        raise FileRefused("Not a readable ODS spreadsheet.")
+        raise FileRefused(say("Not a readable ODS spreadsheet."))
     return csv_format.read(file.read(), encoding, language)
 
 
@@ -169,7 +169,7 @@ def run_table(session, kind_name: str, table, filename: str = "", actor: audit.A
         return report
     if not table.rows:
         report.errors.append({"row": table.header_row, "column": "",
-                              "message": "The file has a header row but no rows below it."})
+                              "message": say("The file has a header row but no rows below it.")})
         return report
     rows = read_rows(kind, table, columns, ignored, report)
     if on_rows is not None:
@@ -211,8 +211,8 @@ def match_header(kind, table, report: Report, mapping: dict) -> tuple[dict, set,
             continue
         if name in seen:
             report.errors.append({"row": table.header_row, "column": text, "message":
-                                  f"The column appears twice (columns {column_letter(seen[name])} "
-                                  f"and {column_letter(index)})."})
+                                  say("The column appears twice (columns %(first)s and %(second)s).",
+                                      first=column_letter(seen[name]), second=column_letter(index))})
             continue
         seen[name] = index
         target = mapping.get(name, name)
@@ -223,21 +223,24 @@ def match_header(kind, table, report: Report, mapping: dict) -> tuple[dict, set,
             continue
         if kind.column(target) is None:
             report.errors.append({"row": table.header_row, "column": text, "message":
-                                  (f"Mapped to {target!r}, which is no column of {kind.name}; "
-                                   if name in mapping else "Unknown column; ")
-                                  + f"{kind.name} has the columns {', '.join(kind.column_names())}. "
-                                    "Map it to one of them, or ignore it."})
+                                  say("Mapped to %(target)r, which is no column of %(kind)s; %(kind)s has the "
+                                      "columns %(columns)s. Map it to one of them, or ignore it.", target=target,
+                                      kind=kind.name, columns=", ".join(kind.column_names()))
+                                  if name in mapping else
+                                  say("Unknown column; %(kind)s has the columns %(columns)s. Map it to one of them, "
+                                      "or ignore it.", kind=kind.name, columns=", ".join(kind.column_names()))})
             continue
         if target in columns:
             first = table.header[columns[target]]
             report.errors.append({"row": table.header_row, "column": text, "message":
-                                  f"Both {first!r} and {text!r} would be the column {target}."})
+                                  say("Both %(first)r and %(second)r would be the column %(target)s.", first=first,
+                                      second=text, target=target)})
             continue
         columns[target] = index
     for column in kind.columns:
         if column.required and column.name not in columns:
             report.errors.append({"row": table.header_row, "column": column.name,
-                                  "message": "This column is required."})
+                                  "message": say("This column is required.")})
     return columns, ignored, mapped
 
 
@@ -252,7 +255,7 @@ def read_rows(kind, table, columns: dict, ignored: set, report: Report) -> list:
             try:
                 value = convert(kind.column(name), value, table.decimal_comma)
             except CellError as error:
-                report.errors.append({"row": number, "column": table.header[index], "message": str(error)})
+                report.errors.append({"row": number, "column": table.header[index], "message": error.args[0]})
                 bad = True
                 continue
             if value is not NOT_GIVEN:
@@ -260,7 +263,7 @@ def read_rows(kind, table, columns: dict, ignored: set, report: Report) -> list:
         for index, value in enumerate(values):
             if index not in named and value not in (None, "") and not str(value).isspace():
                 report.errors.append({"row": number, "column": column_letter(index),
-                                      "message": "A value in a column without a header name."})
+                                      "message": say("A value in a column without a header name.")})
                 bad = True
         if not bad:
             rows.append((number, fields))

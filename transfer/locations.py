@@ -8,7 +8,7 @@ from marshmallow import ValidationError
 from schemas.locations import location_row_schema
 from stock import locations
 from stock.caller import may_manage
-from stock.errors import ServiceError
+from stock.errors import ServiceError, say
 from transfer import warehouse_names
 from transfer.columns import TEXT, WHOLE, Column, Kind
 
@@ -27,8 +27,8 @@ def apply(context, rows) -> None:
             context.schema_errors(number, error.messages)
             continue
         if not may_manage(context.caller, frozenset({row["id_warehouse"]})):
-            context.error(number, "id_warehouse", f"Warehouse {row['id_warehouse']} lies beyond the warehouses "
-                                                  "you may manage.")
+            context.error(number, "id_warehouse", say("Warehouse %(number)s lies beyond the warehouses you may manage.",
+                                                      number=row["id_warehouse"]))
             continue
         record = f"{row['id_warehouse']}/{row['code']}"
         try:

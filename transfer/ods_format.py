@@ -7,6 +7,7 @@ none, which is why xlsx_format refuses formulas). Exports stay CSV and XLSX.
 """
 import zipfile
 
+from stock.errors import say
 from transfer.table import FileRefused, Table
 
 MEDIA_TYPE = b"application/vnd.oasis.opendocument.spreadsheet"
@@ -34,11 +35,11 @@ def read(file, kind: str) -> Table:
     try:
         workbook = CalamineWorkbook.from_filelike(file)
     except (CalamineError, ValueError, OSError) as error:
-        raise FileRefused(f"Not a readable ODS spreadsheet ({error}).") from None
+        raise FileRefused(say("Not a readable ODS spreadsheet (%(error)s).", error=error)) from None
     try:
         names = workbook.sheet_names
         if not names:
-            raise FileRefused("The spreadsheet has no sheet.")
+            raise FileRefused(say("The spreadsheet has no sheet."))
         name = next((n for n in names if n.strip().lower() == kind), names[0])
         header, header_row, rows = None, 0, []
         # From cell A1, empty rows and columns included: row numbers and column letters hold.
@@ -54,9 +55,9 @@ def read(file, kind: str) -> Table:
     except FileRefused:
         raise
     except (CalamineError, ValueError, OSError) as error:
-        raise FileRefused(f"Not a readable ODS spreadsheet ({error}).") from None
+        raise FileRefused(say("Not a readable ODS spreadsheet (%(error)s).", error=error)) from None
     finally:
         workbook.close()
     if header is None:
-        raise FileRefused("The file is empty.")
+        raise FileRefused(say("The file is empty."))
     return Table(header=header, header_row=header_row, rows=rows, format="ods")

@@ -16,7 +16,7 @@ from sqlalchemy.orm import selectinload
 from models import OrderDocument
 from schemas import order_create_schema
 from stock import orders
-from stock.errors import ServiceError
+from stock.errors import ServiceError, say
 from stock.quantities import from_milli
 from transfer import warehouse_names
 from transfer.columns import QUANTITY, TEXT, WHOLE, Column, Kind
@@ -59,11 +59,12 @@ def apply(context, rows) -> None:
             if _same(order, loaded, context.given("note")):
                 context.outcome(first, document_number, "unchanged")
             else:
-                context.error(first, "document_number", "The order exists already with other content; "
-                                                        "an imported order is never changed by a file.")
+                context.error(first, "document_number", say("The order exists already with other content; an imported "
+                                                            "order is never changed by a file."))
             continue
         if context.caller is not None and not context.caller.sees(loaded["id_warehouse"]):
-            context.error(first, "id_warehouse", f"This key may not act in warehouse {loaded['id_warehouse']}.")
+            context.error(first, "id_warehouse", say("This key may not act in warehouse %(number)s.",
+                                                     number=loaded["id_warehouse"]))
             continue
         try:
             with session.begin_nested():
@@ -86,7 +87,7 @@ def _body(context, lines) -> tuple[dict | None, list[int]]:
             if name not in cells or (cells[name] == "" and name != "document_number"):
                 continue
             if name in order and order[name] != cells[name]:
-                context.error(number, name, f"Differs from row {given_at[name]} of the same order.")
+                context.error(number, name, say("Differs from row %(row)s of the same order.", row=given_at[name]))
                 ok = False
             elif name not in order:
                 order[name], given_at[name] = cells[name], number

@@ -7,7 +7,7 @@ from marshmallow import ValidationError
 
 from schemas import product_update_schema
 from stock import catalog
-from stock.errors import ServiceError
+from stock.errors import ServiceError, say
 from stock.quantities import from_milli
 from transfer.columns import QUANTITY, TEXT, Column, Kind
 from transfer.products import packaging_of, prefetch
@@ -22,7 +22,7 @@ def apply(context, rows) -> None:
     for number, cells in rows:
         code = cells.get("product_code", "")
         if not code:
-            context.error(number, "product_code", "A product code is required.")
+            context.error(number, "product_code", say("A product code is required."))
             context.progress()
             continue
         by_product.setdefault(code, []).append((number, cells))
@@ -32,7 +32,7 @@ def apply(context, rows) -> None:
         product = existing.get(code)
         if product is None:
             for number, _ in lines:
-                context.error(number, "product_code", f"No product {code!r}.")
+                context.error(number, "product_code", say("No product %(code)r.", code=code))
             continue
         kept_barcodes = {p["unit"]: p["barcode"] for p in packaging_of(product)}
         entries = []

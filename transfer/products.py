@@ -15,7 +15,7 @@ from sqlalchemy.orm import selectinload
 from models import Product
 from schemas import Quantity, product_schema, product_update_schema
 from stock import catalog
-from stock.errors import ServiceError
+from stock.errors import ServiceError, say
 from stock.quantities import from_milli
 from transfer.columns import QUANTITY, TEXT, WHOLE, Column, Kind
 
@@ -73,7 +73,7 @@ def apply(context, rows) -> None:
             context.progress()
             code = cells.get("product_code", "")
             if code and code in seen:
-                context.error(number, "product_code", f"The product repeats row {seen[code]}.")
+                context.error(number, "product_code", say("The product repeats row %(row)s.", row=seen[code]))
                 continue
             seen[code] = number
             product = existing.get(code)
@@ -115,7 +115,7 @@ def _barcode_repeats(context, number: int, code: str, product, loaded: dict, bar
             continue
         row, owner = barcodes.setdefault(barcode, (number, code))
         if owner != code:
-            context.error(number, column, f"The barcode {barcode!r} is also on row {row}.")
+            context.error(number, column, say("The barcode %(barcode)r is also on row %(row)s.", barcode=barcode, row=row))
             found = True
     return found
 

@@ -6,6 +6,7 @@ that of its id_warehouse is an error, so a number typed into the wrong row shows
 anything is booked. A row that gives only the name has its number looked up by it.
 """
 from stock import warehouses
+from stock.errors import say
 from transfer.columns import TEXT, Column
 
 COLUMN = Column("warehouse_name", TEXT)
@@ -25,13 +26,13 @@ def checked(context, rows) -> list:
         number = cells.get("id_warehouse")
         if name and number is None:
             if name not in numbers:
-                context.error(row, COLUMN.name, f"No warehouse is named {name!r}: use a name from "
-                                                f"/admin/warehouses, or give id_warehouse.")
+                context.error(row, COLUMN.name, say("No warehouse is named %(name)r: use a name from /admin/warehouses, "
+                                                    "or give id_warehouse.", name=name))
                 continue
             cells["id_warehouse"] = numbers[name]
         elif name and number in names and names[number] != name:
-            context.error(row, COLUMN.name, f"Warehouse {number} is named {names[number]!r}, not {name!r}: "
-                                            f"correct the name or the number.")
+            context.error(row, COLUMN.name, say("Warehouse %(number)s is named %(name)r, not %(given)r: correct the name "
+                                                "or the number.", number=number, name=names[number], given=name))
             continue
         kept.append((row, cells))
     return kept

@@ -10,6 +10,7 @@ import zipfile
 from datetime import date, datetime
 from decimal import Decimal
 
+from stock.errors import say
 from transfer.table import FileRefused, Table, column_letter
 
 MAGIC = b"PK\x03\x04"
@@ -23,7 +24,7 @@ class TooLongForASheet(Exception):
     """More rows than one worksheet holds (`limit`, the header's row included)."""
 
     def __init__(self, limit: int):
-        super().__init__(f"More than {limit - 1:,} rows: more than one worksheet holds.")
+        super().__init__(say("More than %(count)s rows: more than one worksheet holds.", count=format(limit - 1, ",")))
 
 
 def read(file, kind: str) -> Table:
@@ -35,11 +36,11 @@ def read(file, kind: str) -> Table:
     try:
         workbook = load_workbook(file, read_only=True, data_only=False)
     except (InvalidFileException, zipfile.BadZipFile, KeyError, ValueError, OSError) as error:
-        raise FileRefused(f"Not a readable XLSX workbook ({type(error).__name__}).") from None
+        raise FileRefused(say("Not a readable XLSX workbook (%(error)s).", error=type(error).__name__)) from None
     try:
         sheets = workbook.worksheets
         if not sheets:
-            raise FileRefused("The workbook has no sheet.")
+            raise FileRefused(say("The workbook has no sheet."))
         sheet = next((s for s in sheets if s.title.strip().lower() == kind), sheets[0])
         header, header_row, rows = None, 0, []
         for number, cells in enumerate(sheet.iter_rows(), start=1):
@@ -47,7 +48,7 @@ def read(file, kind: str) -> Table:
             values = []
             for index, cell in enumerate(cells):
                 if cell.data_type == "f":
-                    raise FileRefused("A formula: type its value instead (or paste it as values).",
+                    raise FileRefused(say("A formula: type its value instead (or paste it as values)."),
                                       number, column_letter(index))
                 values.append(cell.value)
             if all(v is None or (isinstance(v, str) and not v.strip()) for v in values):
@@ -59,11 +60,11 @@ def read(file, kind: str) -> Table:
     except FileRefused:
         raise
     except (zipfile.BadZipFile, KeyError, ValueError, OSError) as error:
-        raise FileRefused(f"Not a readable XLSX workbook ({type(error).__name__}).") from None
+        raise FileRefused(say("Not a readable XLSX workbook (%(error)s).", error=type(error).__name__)) from None
     finally:
         workbook.close()
     if header is None:
-        raise FileRefused("The file is empty.")
+        raise FileRefused(say("The file is empty."))
     return Table(header=header, header_row=header_row, rows=rows, format="xlsx")
 
 

@@ -5,6 +5,7 @@ import * as queue from "./queue.js";
 import { confirm, note } from "./screen.js";
 import { send } from "./sending.js";
 import { show } from "./show.js";
+import { entryTitle } from "./status.js";
 import { keepFlow, state } from "./state.js";
 import { t } from "./words.js";
 
@@ -19,7 +20,7 @@ export async function entryAction(event) {
     await queue.sendAgain(id);
     await send(true);
   } else if (button.dataset.act === "delete") {
-    if (await confirm(t("Delete “%(title)s” from this device? The service never booked it.", { title: entry.summary.title }), t("Delete"))) {
+    if (await confirm(t("Delete “%(title)s” from this device? The service never booked it.", { title: entryTitle(entry.summary) }), t("Delete"))) {
       await queue.remove(id);
     }
   } else if (button.dataset.act === "edit") {

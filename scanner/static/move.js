@@ -41,7 +41,8 @@ function placeName(end, flow) {
 async function queueMove(flow) {
   const body = moveOf(flow, newId());
   await queue.enqueue({ kind: "move", body, summary: {
-    kind: "move", title: `${t("Move")} ${placeName(flow.from, flow)} → ${placeName(flow.to, flow)}`,
+    kind: "move", from: placeName(flow.from, flow), to: placeName(flow.to, flow),
+    title: t("Move %(from)s → %(to)s", { from: placeName(flow.from, flow), to: placeName(flow.to, flow) }),
     warehouse: flow.warehouse.name, lines: body.items.length, flow: structuredClone(flow) } });
   return 1;
 }

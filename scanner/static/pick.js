@@ -127,7 +127,8 @@ async function partialAsked(flow) {
 async function putBack(flow) {
   if (flow.lines.length && !(await confirm(t("Put the order back? What was scanned is not booked."), t("Put back")))) return false;
   await queue.enqueue({ kind: "release", document_number: flow.order.document_number,
-                        summary: { kind: "release", title: `Put back ${flow.order.document_number}`,
+                        summary: { kind: "release", document_number: flow.order.document_number,
+                                   title: t("Put back %(order)s", { order: flow.order.document_number }),
                                    warehouse: flow.warehouse.name, lines: 0 } });
   await forgetTaken(flow.order.document_number);
   return true;

@@ -13,6 +13,7 @@
 import { call } from "./api.js";
 import * as numbers from "./numbers.js";
 import * as store from "./store.js";
+import { t } from "./words.js";
 
 const LEASE_MS = 20000;
 const FIRST_PAUSE_MS = 30000; // after no answer: 30 s, then twice as long each time...
@@ -138,7 +139,7 @@ async function sendOne(key, entry) {
       const asked = await numbers.keepAhead(key);
       if (asked && asked.kind !== "ok") return asked;
       number = await numbers.take();
-      if (number === null) return { kind: "later", status: 0, message: "No batch number is left on the device." };
+      if (number === null) return { kind: "later", status: 0, message: t("No batch number is left on the device.") };
     }
     entry = await store.batches.change(entry.id, (kept) => (kept.number === null ? { ...kept, ...numbered(kept, number) } : kept));
     if (entry === null) return { kind: "ok" };

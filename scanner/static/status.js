@@ -4,7 +4,7 @@
 import * as queue from "./queue.js";
 import { $ } from "./screen.js";
 import { state } from "./state.js";
-import { t } from "./words.js";
+import { t, tn } from "./words.js";
 
 export function drawStatus() {
   const net = $("net");
@@ -25,14 +25,31 @@ export async function drawQueue() {
 const STATES = { waiting: () => t("waiting"), sending: () => t("sending"), booked: () => t("booked"),
                  attention: () => t("needs attention") };
 
+/** What an entry is, said in the device's language when it is shown: a move by its ends, a put-back
+ * by its order; a batch by its name. An entry queued before its summary kept those keeps its title. */
+export function entryTitle(summary) {
+  if (summary.kind === "move" && summary.from !== undefined) {
+    return t("Move %(from)s → %(to)s", { from: summary.from, to: summary.to });
+  }
+  if (summary.kind === "release" && summary.document_number) {
+    return t("Put back %(order)s", { order: summary.document_number });
+  }
+  return summary.title;
+}
+
 function entryItem(entry) {
   const li = document.createElement("li");
   li.className = `entry ${entry.state}`;
   li.dataset.state = entry.state;
   const head = document.createElement("div");
-  const number = entry.number ? `#${entry.number} ` : "";
-  head.textContent = `${number}${entry.summary.title} · ${entry.summary.warehouse}`
-    + `${entry.summary.lines ? ` · ${t("%(count)s line(s)", { count: entry.summary.lines })}` : ""} — ${STATES[entry.state]()}`;
+  const title = entry.number ? t("#%(number)s %(title)s", { number: entry.number, title: entryTitle(entry.summary) })
+    : entryTitle(entry.summary);
+  const values = { title, warehouse: entry.summary.warehouse, state: STATES[entry.state]() };
+  // Apart from the t() it fills: pybabel's JavaScript reader misses a call inside another's arguments.
+  const lines = tn("%(count)s line", "%(count)s lines", entry.summary.lines);
+  head.textContent = entry.summary.lines
+    ? t("%(title)s · %(warehouse)s · %(lines)s — %(state)s", { ...values, lines })
+    : t("%(title)s · %(warehouse)s — %(state)s", values);
   li.append(head);
   if (entry.answer && entry.state !== "booked") {
     const why = document.createElement("p");
@@ -70,6 +87,8 @@ function itemProblems(entry) {
   return Object.entries(items).map(([index, fields]) => {
     const item = (entry.body?.batch_items || entry.body?.items)?.[Number(index)];
     const what = Object.entries(fields).map(([field, messages]) => `${field}: ${[].concat(messages).join(" ")}`).join("; ");
-    return [`${t("Line %(number)s", { number: Number(index) + 1 })}${item ? ` (${item.name || item.product_code})` : ""}: ${what}`];
+    const number = Number(index) + 1;
+    return [item ? t("Line %(number)s (%(product)s): %(problems)s", { number, product: item.name || item.product_code, problems: what })
+      : t("Line %(number)s: %(problems)s", { number, problems: what })];
   });
 }

@@ -9,6 +9,24 @@ export const language = (typeof document !== "undefined" && document.documentEle
 
 export function t(english, values = {}) {
   const text = words[english] || english;
+  return fill(text, values);
+}
+
+// The catalogue's forms of a count's message in its order (gettext's Plural-Forms), by the
+// category Intl.PluralRules names: Slovenian says 1 vrstica, 2 vrstici, 3 vrstice, 5 vrstic.
+const FORMS = { sl: ["one", "two", "few", "other"], de: ["one", "other"] };
+
+/** A message about `count` things: tn("%(count)s line", "%(count)s lines", 3) in the page's language. */
+export function tn(one, many, count, values = {}) {
+  const forms = words[one];
+  const all = { count, ...values };
+  if (!Array.isArray(forms)) return fill(count === 1 ? one : many, all);
+  const category = new Intl.PluralRules(language).select(count);
+  const index = (FORMS[language] || ["one", "other"]).indexOf(category);
+  return fill(forms[index < 0 ? forms.length - 1 : index] || many, all);
+}
+
+function fill(text, values) {
   return text.replace(/%\((\w+)\)[sd]/g, (_, name) => String(values[name] ?? ""));
 }
 

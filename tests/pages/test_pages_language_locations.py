@@ -86,8 +86,8 @@ def test_the_count_sheet_goes_location_by_location_in_the_papers_language(racks,
 
 
 @pytest.mark.parametrize("language, refused", [
-    ("sl", "Na lokaciji A-1 je zaloga 1 artiklov/lotov"),
-    ("de", "Lagerplatz A-1 enthält Bestand von 1 Artikel(n)/Charge(n)"),
+    ("sl", "Na lokaciji A-1 je zaloga 1 artikla/lota"),
+    ("de", "Lagerplatz A-1 enthält Bestand von 1 Artikel/Charge"),
 ])
 def test_a_rules_refusal_on_the_locations_page_in_the_persons_language(racks, admin, app, language, refused):
     speaks(app, language)

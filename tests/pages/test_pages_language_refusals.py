@@ -1,0 +1,117 @@
+"""A rule's refusal (stock/, said with `say`) on a page in the person's language, while the API
+answers the same refusal in its English, word for word (DESIGN 29): a product form with a code
+taken, a move short at its source, a write-off beyond the stock. Through the test client.
+"""
+import html
+import re
+
+import pytest
+
+from conftest import token_of
+from helpers import batch, created, item, product
+from identity import people
+from stock.audit import cli_actor
+from storage.db import db
+
+
+def speaks(app, language):
+    with app.app_context():
+        people.set_language(db.session, cli_actor(), "admin", language)
+        db.session.remove()
+
+
+def said(response) -> str:
+    """The page's text as a person reads it (quotes unescaped, lines joined)."""
+    return " ".join(html.unescape(response.get_data(as_text=True)).split())
+
+
+@pytest.fixture
+def depot(api):
+    """Warehouse 1 (Main) with shelves A-1 and B-1: 10 MILK on A-1; 5 of CHEESE lot L1 unplaced."""
+    for body in (product("MILK", name="Milk 1 l"), product("CHEESE", name="Edam", base_unit="kg", lot_level=1)):
+        created(api.post("/v1/products/", body))
+    for code in ("A-1", "B-1"):
+        created(api.post("/v1/locations/", {"id_warehouse": 1, "code": code}))
+    created(api.post("/v1/batches/", batch(1, [item("MILK", 10, wplace="A-1"),
+                                               item("CHEESE", 5, "kg", lot="L1", date_exp="2031-01-31")])))
+    return api
+
+
+@pytest.mark.parametrize("language, says", [
+    ("sl", "Artikel 'MILK' že obstaja."),
+    ("de", "Artikel 'MILK' existiert bereits."),
+])
+def test_a_product_code_taken_is_refused_on_the_form_in_the_persons_language(depot, admin, app, language, says):
+    speaks(app, language)
+    token = token_of(admin.get("/products/new"))
+    response = admin.post("/products/new", data={
+        "token": token, "product_code": "MILK", "name": "Milk again", "base_unit": "pc", "base_unit_barcode": "",
+        "category": "0", "lot_level": "0", "decimal_places": "0", "active": "1", "weight_brutto": "0",
+        "weight_netto": "0", "weight_unit": "kg", "pack_unit": [""], "pack_amount": [""], "pack_barcode": [""]})
+    assert response.status_code == 409
+    assert says in said(response)
+    assert "exists already" not in said(response)
+    answer = depot.post("/v1/products/", product("MILK", name="Milk again"))
+    assert answer.status_code == 409 and answer.json["error"]["message"] == "Product 'MILK' exists already."
+
+
+@pytest.mark.parametrize("language, says", [
+    ("sl", "Premalo zaloge artikla Milk 1 l, brez lota, na lokaciji A-1 v Main: tam je 10, premakniti 50."),
+    ("de", "Nicht genug Bestand von Milk 1 l, ohne Charge, auf Lagerplatz A-1 in Main: dort 10, umzulagern 50."),
+])
+def test_a_move_short_at_its_source_is_refused_in_the_persons_language(depot, admin, app, language, says):
+    speaks(app, language)
+    page = admin.get("/moves/new")
+    move_id = re.search(r'name="move_id" value="([^"]+)"', page.get_data(as_text=True)).group(1)
+    response = admin.post("/moves/new", data={
+        "token": token_of(page), "move_id": move_id, "from_warehouse": "1", "from_location": "A-1",
+        "to_warehouse": "1", "to_location": "B-1", "note": "", "product_code": ["MILK"], "lot": [""], "amount": ["50"]})
+    assert response.status_code == 409
+    assert says in said(response)
+    assert "Not enough stock" not in said(response)
+    answer = depot.post("/v1/moves/", {"move_id": "m-1", "from": {"id_warehouse": 1, "location": "A-1"},
+                                       "to": {"id_warehouse": 1, "location": "B-1"},
+                                       "items": [{"product_code": "MILK", "amount": 50}]})
+    assert answer.status_code == 409
+    assert answer.json["error"]["message"] == ("1 product/lot(s) short. Not enough stock of Milk 1 l, without a lot, "
+                                               "in location A-1 of Main: 10 there, 50 to move.")
+
+
+@pytest.mark.parametrize("language, says", [
+    ("sl", "Premalo zaloge artikla Edam, lot L1, v Main: na zalogi 5, manjka 4."),
+    ("de", "Nicht genug Bestand von Edam, Charge L1, in Main: 5 im Bestand, es fehlen 4."),
+])
+def test_a_write_off_beyond_the_stock_is_refused_in_the_persons_language(depot, admin, app, language, says):
+    speaks(app, language)
+    confirm = admin.get("/write-offs/new?warehouse=1&product=CHEESE&lot=L1")
+    response = admin.post("/write-offs/new", data={
+        "token": token_of(confirm), "write_off_id": "w-1", "warehouse": "1", "product": "CHEESE", "lot": "L1",
+        "amount": "9", "reason": "damaged", "note": ""})
+    assert response.status_code == 409
+    assert says in said(response)
+    assert "Not enough stock" not in said(response)
+    answer = depot.post("/v1/write_offs/", {"write_off_id": "w-2", "id_warehouse": 1, "reason": "damaged",
+                                            "items": [{"product_code": "CHEESE", "lot": "L1", "amount": 9}]})
+    assert answer.status_code == 409
+    assert answer.json["error"]["message"] == ("1 product/lot(s) short. Not enough stock of Edam, lot L1, in Main: "
+                                               "5 in stock, short by 4.")
+
+
+@pytest.mark.parametrize("language, one, two, five", [
+    ("sl", "1 vrstica", "2 vrstici", "5 vrstic"),
+    ("de", "1 Zeile", "2 Zeilen", "5 Zeilen"),
+])
+def test_a_count_in_a_refusal_takes_the_languages_plural(app, language, one, two, five):
+    """A count's message has every form its language has (Slovenian four); the API keeps "(s)"."""
+    from flask_babel import force_locale
+
+    from language.catalogue import translated
+    from stock.errors import say_count
+
+    def lines(count):
+        return say_count("%(count)s line refused; nothing was imported.", "%(count)s lines refused; nothing was imported.",
+                         count, text="%(count)s line(s) refused; nothing was imported.")
+
+    assert str(lines(2)) == "2 line(s) refused; nothing was imported."
+    with app.test_request_context(), force_locale(language):
+        assert [translated(lines(n)).split(" zavrn")[0].split(" abgel")[0] for n in (1, 2, 5)] == [one, two, five]
