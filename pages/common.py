@@ -41,12 +41,6 @@ def amount(milli: int) -> str:
     return amount_text(from_milli(milli), current())
 
 
-@bp.app_template_filter("plain_amount")
-def plain_amount(milli: int) -> str:
-    """Thousandths as a form's field takes them back in every language: 1234.5, no grouping."""
-    return str(from_milli(milli))
-
-
 @bp.app_template_filter("number")
 def number(count: int) -> str:
     """A count as the page's language groups it: 12,345 (en), 12.345 (sl, de)."""

@@ -5,6 +5,7 @@ Read and booked through the same rules as /v1/lots/trace and /v1/write_offs/ (st
 stock/write_offs.py): a page and an API call can never disagree.
 """
 import uuid
+from decimal import Decimal
 
 from flask import current_app, flash, g, redirect, render_template, request, url_for
 from flask_babel import gettext as _, lazy_gettext as _l
@@ -14,7 +15,7 @@ from sqlalchemy import select
 from language.catalogue import translated
 from language.choice import current
 from language.formats import amount_to_type, typed_amount
-from models import Balance, LocationBalance, Product
+from models import Product
 from pages import bp
 from pages.common import csv_response, page_actor, safe_file_name, warehouses, write_off_reason
 from pages.params import load_args, lot_query, write_off_asked, write_offs_query
@@ -26,6 +27,9 @@ from stock.policy import Policy
 from stock.quantities import from_milli
 from storage.db import db
 
+# The form's `location`: "" the lot in the whole warehouse (a write-off takes it as any goods-out does,
+# unplaced stock first), "-" its unplaced stock (as the stock page's filter says it), else a location.
+PLACES = {"": None, "-": ""}
 # Where the form's Cancel goes back to: the page that offered the write-off.
 BACK = {"alerts": lambda asked: url_for("pages.alerts", kind="expired"), "stock": lambda asked: url_for("pages.stock"),
         "lot": lambda asked: url_for("pages.lot", product_code=asked["product"], lot=asked["lot"] or "-")}
@@ -94,16 +98,10 @@ def _confirm_page(asked: dict, errors: dict, status: int = 200):
     if not g.caller.has_role("scan"):
         raise Forbidden(say("Writing off needs role scan or admin."))
     g.caller.require_warehouse(asked["warehouse"])
-    if asked["location"]:  # a row of the stock page by location: what lies there
-        stock = db.session.scalar(select(LocationBalance.amount_milli).where(
-            LocationBalance.id_warehouse == asked["warehouse"], LocationBalance.location == asked["location"],
-            LocationBalance.product_code == asked["product"], LocationBalance.lot == asked["lot"])) or 0
-    else:
-        stock = db.session.scalar(select(Balance.amount_milli).where(
-            Balance.id_warehouse == asked["warehouse"], Balance.product_code == asked["product"],
-            Balance.lot == asked["lot"])) or 0
+    stock = write_offs.stock_to_write_off(db.session, asked["warehouse"], asked["product"], asked["lot"],
+                                          PLACES.get(asked["location"], asked["location"]))
     product = db.session.get(Product, asked["product"])
-    form = {"amount": asked.get("amount") or amount_to_type(from_milli(stock), current()), "reason": asked["reason"],
+    form = {"amount": asked.get("amount") or amount_to_type(Decimal(stock).scaleb(-3), current()), "reason": asked["reason"],
             "note": asked.get("note", ""), "write_off_id": asked.get("write_off_id") or str(uuid.uuid4())}
     return render_template("write_off_confirm.html", asked=asked, stock=stock, product=product, form=form,
                            reasons=write_offs.REASONS, back=BACK[asked["back"]](asked),
@@ -123,7 +121,7 @@ def book_write_off():
     body = {"write_off_id": asked["write_off_id"], "id_warehouse": asked["warehouse"], "reason": asked["reason"],
             "note": asked["note"], "items": [{"product_code": asked["product"], "lot": asked["lot"],
                                               "amount": typed_amount(asked["amount"], current()),
-                                              "location": asked["location"]}]}
+                                              "location": "" if asked["location"] == "-" else asked["location"]}]}
     try:
         if not g.caller.has_role("scan"):
             raise Forbidden(say("Writing off needs role scan or admin."))

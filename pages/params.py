@@ -13,6 +13,7 @@ from marshmallow import Schema, ValidationError, fields, validate, validates_sch
 
 from schemas.fields import printable
 from stock.errors import Invalid, say
+from stock.write_offs import REASONS
 
 Page = lambda: fields.Integer(load_default=1, validate=validate.Range(min=1, max=10**6))  # noqa: E731
 # csv: as the page's language writes a CSV (`;` and decimal commas in sl and de); csv-comma and
@@ -288,7 +289,7 @@ class WriteOffAsked(Schema):
     product = fields.String(required=True, validate=[validate.Length(min=1, max=200), printable])
     lot = fields.String(load_default="", validate=[validate.Length(max=200), printable])
     amount = fields.String(load_default="", validate=validate.Length(max=40))
-    reason = fields.String(load_default="", validate=validate.Length(max=20))
+    reason = fields.String(load_default="", validate=validate.OneOf(("",) + REASONS))
     location = fields.String(load_default="", validate=[validate.Length(max=30), printable])
     back = fields.String(load_default="alerts", validate=validate.OneOf(("alerts", "stock", "lot")))
 

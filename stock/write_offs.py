@@ -12,7 +12,7 @@ from datetime import date
 from sqlalchemy import select
 from sqlalchemy.exc import IntegrityError
 
-from models import WarehouseDocument, WarehouseDocumentItem, WriteOff
+from models import Balance, LocationBalance, WarehouseDocument, WarehouseDocumentItem, WriteOff
 from stock import outbox
 from stock.audit import Actor, record
 from stock.balances import NUMBERED, add_document_items, balances_of, change_balances, new_document
@@ -27,6 +27,17 @@ from stock.warehouses import require_warehouse
 from storage.db import before_commit, notes_of, utc_now, writing
 
 REASONS = ("expired", "damaged", "lost", "sample", "other")
+
+
+def stock_to_write_off(session, id_warehouse: int, product_code: str, lot: str, location: str | None) -> int:
+    """Thousandths of the lot there are to write off: at `location` ("" its unplaced stock, which a
+    write-off without a location takes first), or in the whole warehouse (None)."""
+    if location is None:
+        return session.scalar(select(Balance.amount_milli).where(
+            Balance.id_warehouse == id_warehouse, Balance.product_code == product_code, Balance.lot == lot)) or 0
+    return session.scalar(select(LocationBalance.amount_milli).where(
+        LocationBalance.id_warehouse == id_warehouse, LocationBalance.location == location,
+        LocationBalance.product_code == product_code, LocationBalance.lot == lot)) or 0
 
 
 def write_off(session, caller: Caller, actor: Actor, fields: dict, policy: Policy) -> bool:

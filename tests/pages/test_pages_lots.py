@@ -171,7 +171,7 @@ def test_the_stock_page_offers_write_off_per_lot_to_scan_and_admin_only(client, 
     signed_in(client, person, "scan_all")
     page = text(client.get("/?level=1"))
     [link] = re.findall(r'href="(/write-offs/new\?[^"]+)"', page)
-    assert "product=LOT" in link and "lot=A" in link and "amount=5" in link and "back=stock" in link
+    assert "product=LOT" in link and "lot=A" in link and "amount=" not in link and "back=stock" in link
     assert "/write-offs/new" not in text(client.get("/?level=0"))  # a product's row sums its lots
     confirm = text(client.get(link.replace("&amp;", "&")))
     assert 'value="5"' in confirm and '<option value="" selected>' in confirm  # the reason: the person's
@@ -187,22 +187,53 @@ def test_a_write_off_typed_in_german_reads_the_decimal_comma(api, client, person
     assert [w["items"][0]["amount"] for w in api.get("/v1/write_offs/").json["list"]] == [1.5]
 
 
-def test_the_amount_filled_in_german_is_written_off_as_it_stands_not_read_as_thousandths(api, client, person):
+@pytest.mark.parametrize("amount, filled", [(1234.5, "1234,5"), (1.1, "1,1"), (1000, "1000")])
+def test_the_amount_filled_in_german_is_written_off_as_it_stands_not_read_as_thousandths(api, client, person,
+                                                                                        amount, filled):
     """German groups thousands with a point: 1234,5 shown as "1.234,5" and typed back would be read
-    as 1,2345. The form fills the amount without grouping, in the language's decimal sign."""
+    as 1,2345. The form fills the amount without grouping, in the language's decimal sign, and
+    exactly (1.1 is no binary fraction)."""
     add_products(api)
-    Scanner(api).book("R", "I", [item("LOT", 1234.5, lot="BIG", date_exp=PAST)])
+    Scanner(api).book("R", "I", [item("LOT", amount, lot="BIG", date_exp=PAST)])
     signed_in(client, person, "scan")
     alerts = text(client.get("/alerts?kind=expired", headers={"Accept-Language": "de"}))
     link = re.search(r'href="(/write-offs/new\?[^"]*lot=BIG[^"]*)"', alerts).group(1).replace("&amp;", "&")
     assert "amount=" not in link  # the form reads the stock itself
     confirm = client.get(link, headers={"Accept-Language": "de"})
     page = text(confirm)
-    filled = re.search(r'name="amount"[^>]*value="([^"]*)"|value="([^"]*)"[^>]*name="amount"', page)
-    amount = filled.group(1) or filled.group(2)
-    assert amount == "1234,5"
+    shown = re.search(r'name="amount"[^>]*value="([^"]*)"|value="([^"]*)"[^>]*name="amount"', page)
+    typed = shown.group(1) or shown.group(2)
+    assert typed == filled
     write_off_id = page.split('name="write_off_id" value="')[1].split('"')[0]
     form = {"token": token_of(confirm), "write_off_id": write_off_id, "warehouse": "1", "product": "LOT",
-            "lot": "BIG", "amount": amount, "reason": "expired", "note": ""}
+            "lot": "BIG", "amount": typed, "reason": "expired", "note": ""}
     assert client.post("/write-offs/new", data=form, headers={"Accept-Language": "de"}).status_code == 302
-    assert [w["items"][0]["amount"] for w in api.get("/v1/write_offs/").json["list"]] == [1234.5]
+    assert [float(w["items"][0]["amount"]) for w in api.get("/v1/write_offs/").json["list"]] == [amount]
+
+
+def test_the_unplaced_row_of_a_lot_offers_its_unplaced_stock_not_the_warehouse_s(api, client, person):
+    """A lot with 3 unplaced and 5 on a shelf: the lot page's unplaced row fills in 3, and the
+    write-off takes those 3 (a write-off without a location takes unplaced stock first)."""
+    add_products(api)
+    created(api.post("/v1/locations/", {"id_warehouse": 1, "code": "A-1"}))
+    scanner = Scanner(api)
+    scanner.book("R", "I", [item("LOT", 3, lot="U", date_exp=PAST)])
+    scanner.book("R", "I", [item("LOT", 5, lot="U", date_exp=PAST, wplace="A-1")])
+    signed_in(client, person, "scan")
+    page = text(client.get("/lots/LOT/U"))
+    links = [link.replace("&amp;", "&") for link in re.findall(r'href="(/write-offs/new\?[^"]+)"', page)]
+    [unplaced] = [link for link in links if "location=-" in link]
+    confirm = client.get(unplaced)
+    form_page = text(confirm)
+    assert 'name="amount" value="3"' in form_page
+    form = {"token": token_of(confirm), "write_off_id": "u-1", "warehouse": "1", "product": "LOT", "lot": "U",
+            "location": "-", "amount": "3", "reason": "damaged", "note": ""}
+    assert client.post("/write-offs/new", data=form).status_code == 302
+    left = {(row["location"], row["amount"]) for row in
+            api.get("/v1/locations/stock?id_warehouse=1&product_code=LOT").json["list"] if row["lot"] == "U"}
+    assert left == {("A-1", 5)}
+
+
+def test_a_reason_the_form_does_not_know_is_refused_in_the_address(client, person, lot_depot):
+    signed_in(client, person, "scan")
+    assert client.get("/write-offs/new?warehouse=1&product=LOT&lot=A&reason=stolen").status_code == 422
