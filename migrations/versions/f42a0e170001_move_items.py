@@ -19,7 +19,10 @@ branch_labels = None
 depends_on = None
 
 CODE = sa.String(length=200).with_variant(sa.String(length=200, collation="C"), "postgresql")
-PART = 1000  # moves read and written at a time: a depot's history never sits in memory whole
+# Moves read at a time, and lines written at a time: a depot's history never sits in memory whole,
+# nor does a part of moves of thousands of lines each.
+PART = 1000
+LINES = 5000
 
 
 def upgrade():
@@ -44,9 +47,14 @@ def upgrade():
         part = connection.execute(query).all()
         if not part:
             break
-        rows = [{"move_id": move_id, "line": number, "product_code": line["product_code"],
-                 "lot": line.get("lot", ""), "amount_milli": line["amount_milli"]}
-                for move_id, items in part for number, line in enumerate(json.loads(items), start=1)]
+        rows = []
+        for move_id, items in part:
+            for number, line in enumerate(json.loads(items), start=1):
+                rows.append({"move_id": move_id, "line": number, "product_code": line["product_code"],
+                             "lot": line.get("lot", ""), "amount_milli": line["amount_milli"]})
+                if len(rows) == LINES:  # a part of long moves: written as it grows
+                    connection.execute(move_items.insert(), rows)
+                    rows = []
         if rows:
             connection.execute(move_items.insert(), rows)
         after = part[-1][0]
