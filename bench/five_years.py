@@ -202,16 +202,12 @@ def scenario_i(ctx):
     with server.service(ctx.tmp / "i", ctx.key, database_url=f"sqlite:///{copy}") as svc:
         cookie = _page_session(svc)
 
-        # A connection for each path timed: one kept open while others were timed sat idle past the
-        # service's idle timeout (WAREHOUSE_IDLE_TIMEOUT, 30 s), which closed it, and the next read on
-        # it failed with "Remote end closed connection without response".
+        # A connection for each path timed (server.office_client says why).
         def api():
             return server.Client(svc.port, ctx.key)
 
         def pages():
-            client = server.Client(svc.port)
-            client.headers = {"Cookie": cookie}
-            return client
+            return server.office_client(svc.port, cookie)
 
         five_years_back = (date.today() - timedelta(days=365 * YEARS)).isoformat()
         page_paths = [*STOCK_VIEWS, "/documents",

@@ -240,15 +240,12 @@ def scenario_l(ctx):
     with server.service(ctx.tmp / "l", ctx.key, database_url=f"sqlite:///{copy}") as svc:
         cookie = _page_session(svc)
 
-        # Connections opened where they are used: one left idle while others worked would be
-        # closed by the service after its idle timeout (30 s; bench/five_years.py).
+        # A connection for each path timed (server.office_client says why).
         def api():
             return server.Client(svc.port, ctx.key)
 
         def pages():
-            client = server.Client(svc.port)
-            client.headers = {"Cookie": cookie}
-            return client
+            return server.office_client(svc.port, cookie)
 
         alert_pages = ["/alerts", "/alerts?kind=expired", "/alerts?kind=expiring", "/alerts?kind=low_stock",
                        "/alerts?warehouse=3", f"/alerts?product={lot_product}", "/alerts?kind=expired&warehouse=3"]

@@ -175,6 +175,15 @@ class Client:
         self.close()
 
 
+def office_client(port, cookie: str) -> Client:
+    """A connection of a person signed in (the cookie of `scenarios._page_session`). Opened where it
+    is used: one left idle while others worked is closed by the service after its idle timeout
+    (WAREHOUSE_IDLE_TIMEOUT, 30 s), and the next read on it fails ("Remote end closed connection")."""
+    client = Client(port)
+    client.headers = {"Cookie": cookie}
+    return client
+
+
 def checkout(tmp, commit: str) -> Path:
     """The files of an older commit, out of git (`git archive`), in the run's temp directory: a
     release to serve side by side with this one (`service(..., code=checkout(...))`)."""
