@@ -720,11 +720,60 @@ def demo_sqlite_depot(sqlite_template, tmp_path_factory):
     return path, password
 
 
+@pytest.fixture(scope="session")
+def demo_pg_depot(run_database, pg_schema, pg_built):
+    """On PostgreSQL the demo is made once per worker too, in a schema of its own beside the run's:
+    each test copies its rows (making it took 15-30 s a test, most of the browser tests' time).
+
+    (The schema, and the password of its office person, which each copy shares.)"""
+    if pg_schema is None:
+        yield None
+        return
+    schema = f"{pg_schema}_demo"
+    engine = create_engine(PG_URL, connect_args={"options": f"-csearch_path={schema}"})
+    with engine.begin() as conn:
+        conn.execute(text(f"CREATE SCHEMA {schema}"))
+    config = copy.deepcopy(run_database)
+    config["SQLALCHEMY_ENGINE_OPTIONS"] = {"connect_args": {"options": f"-csearch_path={schema}"}}
+    app = create_app({"TESTING": True, **config})
+    upgrade_database(app, who="tests")
+    empty_schema(engine, schema)  # as a test's database starts: the test warehouses, nothing else
+    password = make_demo(app)
+    close_app(app)
+    yield schema, password
+    with engine.begin() as conn:
+        conn.execute(text(f"DROP SCHEMA {schema} CASCADE"))
+    engine.dispose()
+
+
+def copy_schema_rows(engine, source: str, target: str) -> None:
+    """Every row of the schema `source` into `target` (built by the same migrations, so alike column
+    by column), whose rows go first, and its sequences where the source's stand: in one transaction."""
+    with engine.begin() as conn:
+        tables = set(conn.execute(text(
+            "SELECT tablename FROM pg_tables WHERE schemaname = :s AND tablename != 'alembic_version'"),
+            {"s": target}).scalars())
+        quote = conn.dialect.identifier_preparer.quote
+        order = [table.name for table in db.metadata.sorted_tables if table.name in tables]
+        assert set(order) == tables, f"tables the models do not know: {tables - set(order)}"
+        statements = [f"DELETE FROM {quote(target)}.{quote(name)}" for name in reversed(order)]
+        statements += [f"INSERT INTO {quote(target)}.{quote(name)} SELECT * FROM {quote(source)}.{quote(name)}"
+                       for name in order]
+        for name, in conn.execute(text("SELECT sequencename FROM pg_sequences WHERE schemaname = :s"),
+                                  {"s": source}):
+            last, called = conn.execute(text(
+                f"SELECT last_value, is_called FROM {quote(source)}.{quote(name)}")).one()
+            statements.append(f"SELECT setval('{quote(target)}.{quote(name)}', {last}, {str(called).lower()})")
+        conn.exec_driver_sql("; ".join(statements))
+
+
 @pytest.fixture
-def demo_depot(app, database_config, demo_sqlite_depot, live_server):
+def demo_depot(app, database_config, demo_sqlite_depot, demo_pg_depot, emptying_engine, pg_schema, live_server):
     """The demo depot on the test's database, the service serving it, and its office person's password."""
-    if demo_sqlite_depot is None:
-        return live_server(), make_demo(app)
+    if demo_pg_depot is not None:
+        schema, password = demo_pg_depot
+        copy_schema_rows(emptying_engine, schema, pg_schema)
+        return live_server(), password
     path, password = demo_sqlite_depot
     # SQLite's own copy, page by page: safe where the test's app has the file open.
     with closing(sqlite3.connect(path)) as demo, \
