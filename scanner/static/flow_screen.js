@@ -1,5 +1,6 @@
-// What each flow's module is (receive.js, pick.js, ship.js, count.js, move.js): flowScreen(kind, {what the
-// flow does its own way}); for the rest, what every flow does (after "by default").
+// What each flow's module is (receive.js, pick.js, ship.js, count.js, move.js, write_off.js, returns.js):
+// flowScreen(kind, {what the flow does its own way}); for the rest, what every flow does (after "by
+// default").
 //   kind                    its name in flow.js's KINDS (its rules) and on its home button (data-flow)
 //   ask()                   what it asks before the first scan: the new flow (flow.js startFlow), or
 //                           null once it has shown the home screen again (the person went back, or
@@ -14,6 +15,8 @@
 //   lots(flow, code)        the lots the lot prompt offers as buttons ({lot, date_exp, amount_milli});
 //                           by default those the order plans (flow.js plannedLots)
 //   bestBefore              whether the lot prompt asks the best-before day; by default not
+//   oneLocation             whether all its lines go to one location, flow.location at Book (Return):
+//                           once lines exist, another location is refused (places.js); by default not
 //   readyToBook(flow)       asked at Book before anything is booked, false keeps the flow open; by
 //                           default true
 //   queue(flow)             what it puts on the queue at Book, answering how many entries; by default
@@ -43,6 +46,7 @@ export function flowScreen(kind, own = {}) {
     firstLot: () => "",
     lots: rules.plannedLots,
     bestBefore: false,
+    oneLocation: false,
     readyToBook: async () => true,
     queue: null,
     booked: async () => {},

@@ -24,7 +24,8 @@ function items(flow, byLocation) {
     ({ ...item, amount: fromMilli(milli), ...(byLocation ? { location } : {}) }));
 }
 
-/** POST /v1/write_offs/'s body: each line taken from its location ("" unplaced). */
+/** POST /v1/write_offs/'s body: each line taken from its location; one without ("") is taken as any
+ * goods-out without a location is (unplaced first, then the locations in walking order, hold ones last). */
 export function writeOffOf(flow, id) {
   return { write_off_id: id, id_warehouse: flow.warehouse.id_warehouse, reason: flow.reason,
            note: "browser scanner", items: items(flow, true) };

@@ -9,7 +9,7 @@ import * as places from "./locations.js";
 import { scanProduct } from "./scanning.js";
 import { choose } from "./screen.js";
 import { show } from "./show.js";
-import { keepFlow, state } from "./state.js";
+import { keepFlow, screenOf, state } from "./state.js";
 import * as store from "./store.js";
 import { t } from "./words.js";
 
@@ -23,16 +23,28 @@ export function scanOrPlace(onPlace) {
   };
 }
 
-/** The location for the scans that follow (Receive, Count): one of the flow's warehouse. */
+/** The location for the scans that follow (Receive, Count, Write off), or for all of them (Return):
+ * one of the flow's warehouse. */
 export async function setLocation(flow, text, startedAt) {
   const location = places.findIn(state.locations, flow.warehouse.id_warehouse, text);
   if (!location) {
     return tell("error", t("Unknown code: %(code)s", { code: text }),
                 t("Not a product, nor a location of %(warehouse)s", { warehouse: flow.warehouse.name }), startedAt);
   }
+  if (locationKept(flow, location.code, startedAt)) return;
   flow.location = location.code;
   await keepFlow();
   tell("ok", t("Location %(location)s", { location: location.code }), location.name || t("What follows goes here"), startedAt);
+}
+
+/** A flow that puts all its lines at one location (a return: flow.location at Book) refuses another
+ * once it has lines and a location chosen: else a second shelf scanned would silently move them all.
+ * Answers whether it refused (and told so). */
+function locationKept(flow, code, startedAt) {
+  if (!screenOf(flow.kind)?.oneLocation || !flow.lines.length || !flow.location || code === flow.location) return false;
+  tell("error", t("Book or discard what was scanned first"),
+       t("All of it goes to %(location)s", { location: flow.location }), startedAt);
+  return true;
 }
 
 /** A move's end: `from` in the flow's warehouse or, before anything is scanned, another of the key's
@@ -108,6 +120,7 @@ export async function placeTyped(event) {
   const now = performance.now();
   if (field !== "location") return setEnd(flow, field, text, now);
   if (text) return setLocation(flow, text, now);
+  if (locationKept(flow, "", now)) return;
   flow.location = "";
   await keepFlow();
   tell("ok", t("No location chosen"), flow.proposed ? t("%(location)s is proposed", { location: flow.proposed }) : "", now);

@@ -2,7 +2,7 @@
 // chosen kept with the flow (the API's English value), and asked for at Book when none is.
 
 import { tell } from "./lines.js";
-import { $ } from "./screen.js";
+import { $, focusScan, keepFocus } from "./screen.js";
 import { keepFlow, state } from "./state.js";
 import { t } from "./words.js";
 
@@ -21,12 +21,20 @@ export function drawReason(flow, reasons) {
     field.replaceChildren(...values.map((value) => new Option(value ? reasonWords(value) : t("choose…"), value)));
   }
   field.value = flow.reason || "";
+  // A select with the focus (tapped, the same choice kept) picks the option whose words begin with a
+  // key typed: a wedge scan's characters would change the reason ("DOCK" -> Damaged). Its keys reach
+  // the scan input all the same (input.js listens in the capture phase, before this handler).
+  field.onkeydown = (event) => {
+    if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) event.preventDefault();
+  };
+  field.onblur = keepFocus;
   $("reason-field").hidden = false;
 }
 
 /** The person chose a reason. */
 export async function reasonChosen(event) {
   const flow = state.flow;
+  focusScan(); // the next scan goes to Scan, not to the select's typeahead
   if (!flow) return;
   flow.reason = event.target.value;
   await keepFlow();

@@ -30,6 +30,7 @@ export const takeBack = flowScreen("return", {
     if (flow.document_number) $("flow-title").textContent += ` · ${flow.document_number}`;
     drawReason(flow, RETURN_REASONS);
   },
+  oneLocation: true, // the return's one location (lot_flows.js returnOf): a second shelf is refused
   readyToBook: async (flow) => reasonGiven(flow),
   queue: queueReturn,
 });

@@ -1,8 +1,9 @@
 // Write off (DESIGN 28): stock that leaves for a reason, not to a customer. The warehouse, then what
 // goes (its lot asked of a product kept by lot) and how much (Quantity), in a warehouse with locations
-// taken from the location scanned (or typed into Location) for the scans that follow, else from its
-// unplaced stock; then the Reason. Booked as one write-off (POST /v1/write_offs/) whose write_off_id is
-// fixed as it is queued: sent exactly once, as a move is.
+// taken from the location scanned (or typed into Location) for the scans that follow; with none chosen
+// (or no locations), as any goods-out without a location takes (unplaced first, then the locations in
+// walking order, hold ones last); then the Reason. Booked as one write-off (POST /v1/write_offs/)
+// whose write_off_id is fixed as it is queued: sent exactly once, as a move is.
 
 import * as rules from "./flow.js";
 import { flowScreen, whichWarehouse } from "./flow_screen.js";

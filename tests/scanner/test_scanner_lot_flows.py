@@ -9,7 +9,7 @@ import json
 from playwright.sync_api import expect
 
 from helpers import batch, item
-from scanner_page import (CHEESE, MILK, MILK_CRATE, PHONE, booked, choose, keep_screenshot, paired, pick_order,
+from scanner_page import (CHEESE, MILK, MILK_CRATE, PHONE, booked, keep_screenshot, paired, pick_order,
                           placed, put_away, racks, ready_for_a_dead_spot, told, wedge)
 
 
@@ -147,3 +147,48 @@ def test_a_write_off_booked_in_a_dead_spot_waits_and_is_booked_once_back_online(
     assert [e["text"] for e in queued(tab)] == [entry["text"]]
     assert write_offs(dairy) == [("expired", 1, [("MILK-1L", "", 12)])]
     assert dairy.stock("MILK-1L") == 18
+
+
+def test_a_wedge_scan_while_the_reason_has_the_focus_keeps_the_reason(device, dairy):
+    # A select with the focus picks the option whose words begin with a key typed: DOCK would pick Damaged.
+    racks(dairy)
+    put_away(dairy, 1, [("MILK-1L", 30, "DOCK", "", "")])
+    tab = paired(device, dairy, dairy.key("phone-1"))
+    tab.get_by_role("button", name="Write off").click()
+    told(tab, lambda: tab.get_by_label("Reason").select_option("lost"))
+    tab.get_by_label("Reason").focus()  # tapped again, the same choice kept
+    assert wedge(tab, "DOCK") == "ok"  # the scan still arrives
+    expect(tab.locator("#last")).to_contain_text("Location DOCK")
+    expect(tab.get_by_label("Reason")).to_have_value("lost")
+    expect(tab.locator("#scan")).to_be_focused()  # the next scan goes to Scan
+    assert wedge(tab, MILK) == "ok"
+    tab.get_by_role("button", name="Book").click()
+    booked(tab, 1)
+    assert write_offs(dairy) == [("lost", 1, [("MILK-1L", "", 1)])]
+    assert placed(dairy) == {("DOCK", "MILK-1L", ""): 29}
+
+
+def test_a_return_keeps_its_one_location_once_it_has_lines(device, dairy):
+    delivered(dairy)
+    tab = paired(device, dairy, dairy.key("phone-1"))
+    tab.get_by_role("button", name="Return").click()
+    wedge(tab, "SO-1")
+    assert wedge(tab, "B-1") == "ok"
+    assert wedge(tab, CHEESE) == "warning"
+    lot_given(tab, "L-OLD", 2)
+    # A second shelf would move the whole return there: refused, scanned or typed.
+    assert wedge(tab, "A-2") == "error"
+    expect(tab.locator("#last")).to_contain_text("Book or discard what was scanned first")
+    expect(tab.locator("#last")).to_contain_text("All of it goes to B-1")
+    expect(tab.get_by_label("Location")).to_have_value("B-1")
+    told(tab, lambda: (tab.get_by_label("Location").fill("A-2"), tab.get_by_label("Location").press("Enter")))
+    expect(tab.locator("#last")).to_contain_text("All of it goes to B-1")
+    told(tab, lambda: (tab.get_by_label("Location").fill(""), tab.get_by_label("Location").press("Enter")))
+    expect(tab.locator("#last")).to_contain_text("All of it goes to B-1")
+    expect(tab.get_by_label("Location")).to_have_value("B-1")
+    assert wedge(tab, "B-1") == "ok"  # the same one again is no change
+    told(tab, lambda: tab.get_by_label("Reason").select_option("damaged"))
+    tab.get_by_role("button", name="Book").click()
+    booked(tab, 1)
+    assert placed(dairy)[("B-1", "CHEESE", "L-OLD")] == 2
+    assert ("A-2", "CHEESE", "L-OLD") not in placed(dairy)
