@@ -91,7 +91,9 @@ function drawPlaces(flow) {
     if (document.activeElement !== $(id)) $(id).value = value;
     $(id).placeholder = placeholder;
   };
-  fill("location", flow.location || "", flow.proposed ? `${flow.proposed} (proposed)` : "scan the location's label");
-  fill("from", flow.from?.location || "", `unplaced stock of ${flow.warehouse.name}`);
-  fill("to", flow.to?.location || "", flow.to ? `unplaced stock of ${flow.to.name}` : "scan where it goes");
+  fill("location", flow.location || "",
+       flow.proposed ? t("%(location)s (proposed)", { location: flow.proposed }) : t("scan the location's label"));
+  fill("from", flow.from?.location || "", t("unplaced stock of %(warehouse)s", { warehouse: flow.warehouse.name }));
+  fill("to", flow.to?.location || "",
+       flow.to ? t("unplaced stock of %(warehouse)s", { warehouse: flow.to.name }) : t("scan where it goes"));
 }
