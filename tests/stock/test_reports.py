@@ -5,7 +5,7 @@ from datetime import date
 import pytest
 from sqlalchemy import delete, event
 
-from helpers import product
+from helpers import planned_on_own_rows, product
 from stock.caller import Caller
 from models import Balance
 from schemas import batch_create_schema, product_schema
@@ -261,9 +261,7 @@ def movement_lines_plan(session, caller, filters) -> str:
     sql = str(query.compile(connection, compile_kwargs={"literal_binds": True}))
     if connection.dialect.name == "sqlite":
         return " ".join(row[-1] for row in connection.exec_driver_sql("EXPLAIN QUERY PLAN " + sql))
-    # The statistics of this test's own rows: those left by the tests before (emptied, not
-    # analysed) would make the plan depend on which tests ran first.
-    connection.exec_driver_sql("ANALYZE warehouse_document_items, warehouse_documents, products")
+    connection = planned_on_own_rows(session, "warehouse_document_items", "warehouse_documents", "products")
     for way in ("seqscan", "bitmapscan", "sort"):
         connection.exec_driver_sql(f"SET LOCAL enable_{way} = off")
     plan = " ".join(row[0] for row in connection.exec_driver_sql("EXPLAIN " + sql))
