@@ -11,9 +11,32 @@ from browsing import DESKTOP, PHONE, fits, keep_screenshot, sign_in_as_admin
 from stock import depot
 from stock.audit import cli_actor
 
-PAGES = ["/", "/documents", "/orders", "/movements/lines", "/alerts", "/products", "/reorder-levels",
-         "/admin/people", "/admin/depot", "/admin/import", "/settings",
-         "/warehouses/1/locations", "/moves/new", "/write-offs"]
+PAGES = ["/", "/documents", "/orders", "/movements", "/movements/lines", "/alerts", "/products", "/products/new",
+         "/reorder-levels", "/customers", "/customers/new", "/stocktakings",
+         "/admin/people", "/admin/keys", "/admin/audit", "/admin/backups", "/admin/warehouses", "/admin/depot",
+         "/admin/import", "/admin/webhooks", "/settings",
+         "/warehouses/1/locations", "/locations/1/", "/moves/new", "/write-offs"]
+
+
+def demo_pages(session) -> list[str]:
+    """The pages of one of each thing the demo holds: a product, its lot, a customer, an order, a
+    location, a warehouse, a delivery note."""
+    from sqlalchemy import select
+
+    from models import Customer, LocationBalance, OrderDocument, WarehouseDocument
+    placed = session.execute(select(LocationBalance.id_warehouse, LocationBalance.location, LocationBalance.product_code,
+                                    LocationBalance.lot).where(LocationBalance.location != "",
+                                                               LocationBalance.lot != "",
+                                                               LocationBalance.amount_milli > 0).limit(1)).one()
+    order = session.scalars(select(OrderDocument.document_number).limit(1)).one()
+    customer = session.scalars(select(Customer.id_customer).limit(1)).one()
+    goods_out = session.scalars(select(WarehouseDocument.doc_number).where(WarehouseDocument.direction == "O")
+                                .limit(1)).one()
+    session.remove()
+    return [f"/products/{placed.product_code}", f"/products/edit/{placed.product_code}",
+            f"/lots/{placed.product_code}/{placed.lot}", f"/locations/{placed.id_warehouse}/{placed.location}",
+            f"/customers/{customer}", f"/orders/{order}", f"/orders/{order}/pick-list",
+            f"/admin/warehouses/{placed.id_warehouse}", f"/documents/{goods_out}/delivery-note"]
 # What stands out past the right edge, for the failure message.
 WIDE = """[...document.querySelectorAll('body *')].filter(e => e.getBoundingClientRect().right
     > document.documentElement.clientWidth + 1).slice(0, 8).map(e => `${e.tagName}.${e.className} ${e.textContent.trim().slice(0, 40)}`)"""
@@ -32,9 +55,10 @@ def test_the_pages_in_sl_and_de_fit_a_desktop_and_a_phone(page, demo_depot, sess
     sign_in_as_admin(page, session)  # signed in in English: the form's labels are the helper's
     depot.set_language(session, cli_actor(), language)
     session.remove()
+    pages = PAGES + demo_pages(session)
     for size, name in ((DESKTOP, "desktop"), (PHONE, "phone")):
         page.set_viewport_size(size)
-        for path in PAGES:
+        for path in pages:
             page.goto(page.base + path)
             assert page.locator("html").get_attribute("lang") == language, path
             assert fits(page), (language, name, path, page.evaluate(WIDE))
