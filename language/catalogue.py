@@ -4,7 +4,8 @@ and the scanner's strings as JSON.
 A rule raises its message as stock.errors.Said (`say("No product %(code)r.", code=code)`): the
 API answers its English text; a page shows `translated(message)`, the catalogue's words with
 the same values. A plain message (a schema's, marshmallow's own) is looked up as it is, and
-stays as it is where the catalogue has no such message.
+stays as it is where the catalogue has no such message; marshmallow's with values written in
+("Longer than maximum length 30.") by its pattern (field_messages.py).
 
 The scanner (scanner/static/*.js) marks its strings `t("...")`; `pybabel extract` finds them
 with the rest (babel.cfg), so they are in the same catalogues. `scanner_messages(language)`
@@ -17,6 +18,7 @@ from babel.messages.pofile import read_po
 from flask_babel import gettext, ngettext
 
 from language import LANGUAGES, TRANSLATIONS
+from language.field_messages import read_back
 from stock.errors import Said
 
 
@@ -31,6 +33,10 @@ def translated(message) -> str:
             return ngettext(message.id, message.plural, params["count"], **params)
         return gettext(message.id, **params) if params else gettext(message.id)
     if isinstance(message, str) and message:
+        formatted = read_back(message)  # marshmallow's, with its values written in
+        if formatted is not None:
+            template, params = formatted
+            return gettext(template, **params)
         return gettext(message)
     return message
 

@@ -115,3 +115,25 @@ def test_a_count_in_a_refusal_takes_the_languages_plural(app, language, one, two
     assert str(lines(2)) == "2 line(s) refused; nothing was imported."
     with app.test_request_context(), force_locale(language):
         assert [translated(lines(n)).split(" zavrn")[0].split(" abgel")[0] for n in (1, 2, 5)] == [one, two, five]
+
+
+@pytest.mark.parametrize("language, says", [
+    ("sl", ["Dolžina mora biti med 1 in 200.", "Ni veljavno celo število."]),
+    ("de", ["Die Länge muss zwischen 1 und 200 liegen.", "Keine gültige ganze Zahl."]),
+])
+def test_marshmallow_s_own_messages_read_in_the_persons_language_on_a_form(depot, admin, app, language, says):
+    """A field the schema refuses (too long, not a number) says so in the person's language, its
+    value in place; the API answers the same in marshmallow's English."""
+    speaks(app, language)
+    token = token_of(admin.get("/products/new"))
+    response = admin.post("/products/new", data={
+        "token": token, "product_code": "NEW", "name": "N" * 201, "base_unit": "pc", "base_unit_barcode": "",
+        "category": "many", "lot_level": "0", "decimal_places": "0", "active": "1", "weight_brutto": "0",
+        "weight_netto": "0", "weight_unit": "kg", "pack_unit": [""], "pack_amount": [""], "pack_barcode": [""]})
+    assert response.status_code == 422
+    for words in says:
+        assert words in said(response)
+    assert "Length must be" not in said(response) and "Not a valid integer" not in said(response)
+    answer = depot.post("/v1/products/", product("NEW", name="N" * 201))
+    assert answer.status_code == 422
+    assert answer.json["error"]["fields"]["data"]["name"] == ["Length must be between 1 and 200."]
