@@ -17,7 +17,7 @@ from babel.messages.frontend import CommandLineInterface
 from language import LANGUAGES, TRANSLATIONS
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-SOURCES = ("pages", "printing", "language", "stock", "identity", "transfer", "scanner")
+SOURCES = ("pages", "printing", "language", "stock", "identity", "transfer", "scanner", "schemas")
 # Beside gettext's own (_, gettext, ngettext, pgettext): lazy strings, a rule's message
 # (stock.errors.say, say_count with its plural), an HTTP error's description (abort(403, "...")),
 # the scanner's t("...") and tn("one", "many", count).

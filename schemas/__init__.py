@@ -3,7 +3,8 @@
 Request schemas load into the names of the models (amounts into *_milli
 integers); response schemas dump from rows or dicts with those names. Shapes
 only: the rules that need the database or the day live in stock/. The modules
-may import marshmallow and stock.quantities, nothing else of the project
+may import marshmallow, stock.quantities and stock.errors' `say` (a message a page shows in the
+person's language, the API in English), nothing else of the project
 (tests/house/test_layout.py); `from schemas import ...` is how the rest reads them.
 
 - fields: the value types every shape is made of (quantities, days, names...).

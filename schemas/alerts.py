@@ -1,6 +1,8 @@
 """Stock that warns (DESIGN section 20): reorder levels, the alerts, webhooks."""
 from marshmallow import Schema, ValidationError, fields, validate
 
+from stock.errors import say
+
 from schemas.fields import BIGINT_MAX, Int, Name, Quantity, QueryNumber, Text
 from schemas.keys import UTC_TIME, Warehouses
 
@@ -50,7 +52,7 @@ ALERTS_LIMIT, ALERTS_LIMIT_MAX = 1000, 10000
 
 def _within_limit(number) -> None:
     if number is not None and number > ALERTS_LIMIT_MAX:
-        raise ValidationError(f"Must be at most {ALERTS_LIMIT_MAX}.")
+        raise ValidationError(say("Must be at most %(limit)s.", limit=ALERTS_LIMIT_MAX))
 
 
 class AlertsQuerySchema(Schema):

@@ -4,6 +4,8 @@ from datetime import datetime, timezone
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from stock.errors import say
+
 from schemas.fields import QueryNumber, printable
 from schemas.keys import UTC_TIME
 
@@ -24,11 +26,11 @@ class Since(fields.Field):
         if value == "":
             return None
         if not isinstance(value, str) or not SINCE_RE.fullmatch(value):
-            raise ValidationError("Not a moment: YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ.")
+            raise ValidationError(say("Not a moment: YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ."))
         try:
             moment = datetime.fromisoformat(value.removesuffix("Z"))
         except ValueError:
-            raise ValidationError("Not a moment: YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ.") from None
+            raise ValidationError(say("Not a moment: YYYY-MM-DD or YYYY-MM-DDThh:mm:ssZ.")) from None
         return moment.replace(tzinfo=timezone.utc)
 
 
@@ -47,7 +49,7 @@ class AuditQuerySchema(Schema):
     @validates_schema
     def limit_at_most(self, data, **kwargs):
         if (data.get("limit") or 0) > MAX_LIMIT:
-            raise ValidationError(f"At most {MAX_LIMIT}.", "limit")
+            raise ValidationError(say("At most %(limit)s.", limit=MAX_LIMIT), "limit")
 
 
 class AuditEntrySchema(Schema):

@@ -10,6 +10,8 @@ from itertools import repeat
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from stock.errors import say
+
 from schemas.fields import (BIGINT_MAX, CLIENT_TIMESTAMP_JSON, OPTIONAL_DATE_PATTERN, Quantity, check_timestamp,
                             parse_day, printable)
 from stock.quantities import NotAQuantity, to_milli
@@ -21,9 +23,9 @@ def _text(value):
     if value.__class__ is str and len(value) <= 1000:
         return value
     if not isinstance(value, str):
-        raise ValidationError("Not a valid string.")
+        raise ValidationError(say("Not a valid string."))
     if len(value) > 1000:
-        raise ValidationError("Longer than 1000 characters.")
+        raise ValidationError(say("Longer than 1000 characters."))
     return value
 
 
@@ -32,9 +34,9 @@ def _code(value):
     if value.__class__ is str and len(value) <= 200 and value.isprintable():
         return value
     if not isinstance(value, str):
-        raise ValidationError("Not a valid string.")
+        raise ValidationError(say("Not a valid string."))
     if len(value) > 200:
-        raise ValidationError("Longer than 200 characters.")
+        raise ValidationError(say("Longer than 200 characters."))
     printable(value)
     return value
 
@@ -43,7 +45,7 @@ def _required_code(value):
     if value.__class__ is str and 0 < len(value) <= 200 and value.isprintable():
         return value
     if not _code(value):
-        raise ValidationError("Must not be empty.")
+        raise ValidationError(say("Must not be empty."))
     return value
 
 
@@ -51,9 +53,9 @@ def _whole(value):
     if value.__class__ is int and -BIGINT_MAX - 1 <= value <= BIGINT_MAX:
         return value
     if isinstance(value, bool) or not isinstance(value, int):
-        raise ValidationError("Not a valid integer.")
+        raise ValidationError(say("Not a valid integer."))
     if not -BIGINT_MAX - 1 <= value <= BIGINT_MAX:
-        raise ValidationError("Too large for a whole number of 64 bits.")
+        raise ValidationError(say("Too large for a whole number of 64 bits."))
     return value
 
 
@@ -222,9 +224,9 @@ class BatchItems(fields.List):
 
     def _deserialize(self, value, attr, data, **kwargs):
         if not isinstance(value, list):
-            raise ValidationError("Not a valid list.")
+            raise ValidationError(say("Not a valid list."))
         if not value:
-            raise ValidationError("A batch needs at least one item.")
+            raise ValidationError(say("A batch needs at least one item."))
         if _only(dict, value):
             names = set(map(tuple, value))
             if len(names) == 1:

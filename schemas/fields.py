@@ -5,6 +5,8 @@ from datetime import date, datetime
 
 from marshmallow import Schema, ValidationError, fields, validate
 
+from stock.errors import say
+
 from stock.quantities import NotAQuantity, from_milli, to_milli
 
 DATE_RE = re.compile(r"\d{4}-\d{2}-\d{2}", re.ASCII)
@@ -66,7 +68,7 @@ _TIMESTAMP_IN_RANGE = re.compile(
 def check_timestamp(text):
     """The client timestamp as sent, or ValidationError; "" is allowed (not given)."""
     if not isinstance(text, str):
-        raise ValidationError("Not a valid string.")
+        raise ValidationError(say("Not a valid string."))
     if not text:
         return text
     # Every scanned item carries one: the regular expression alone decides most.
@@ -83,17 +85,17 @@ def check_timestamp(text):
         if int(off_h) > 23 or int(off_m) > 59:
             raise ValueError
     except ValueError:
-        raise ValidationError("Not a timestamp of the form YYYY-MM-DDThh:mm:ss.SSS+hhmm.") from None
+        raise ValidationError(say("Not a timestamp of the form YYYY-MM-DDThh:mm:ss.SSS+hhmm.")) from None
     return text
 
 
 def parse_day(value) -> date:
     if not isinstance(value, str) or not DATE_RE.fullmatch(value):
-        raise ValidationError("Not a date of the form YYYY-MM-DD.")
+        raise ValidationError(say("Not a date of the form YYYY-MM-DD."))
     try:
         return date.fromisoformat(value)
     except ValueError:
-        raise ValidationError("Not a valid calendar date.") from None
+        raise ValidationError(say("Not a valid calendar date.")) from None
 
 
 def Int(**kwargs):
@@ -121,7 +123,7 @@ def Name(*more_rules, **kwargs):
 
 def printable(text: str) -> None:
     if not text.isprintable():
-        raise ValidationError("Only printable characters are allowed.")
+        raise ValidationError(say("Only printable characters are allowed."))
 
 
 # --- shared pieces of orders, batches and filters ------------------------------------------
@@ -141,11 +143,11 @@ class IntOrDigits(fields.Field):
         if isinstance(value, str) and re.fullmatch(r"-?[0-9]{1,30}", value, re.ASCII):
             value = int(value)
         if isinstance(value, bool) or not isinstance(value, int):
-            raise ValidationError("Not a whole number.")
+            raise ValidationError(say("Not a whole number."))
         if value < self.minimum:
-            raise ValidationError(f"Must be at least {self.minimum}.")
+            raise ValidationError(say("Must be at least %(minimum)s.", minimum=self.minimum))
         if value > BIGINT_MAX:
-            raise ValidationError(f"Must be at most {BIGINT_MAX}.")
+            raise ValidationError(say("Must be at most %(limit)s.", limit=BIGINT_MAX))
         return value
 
     def _serialize(self, value, attr, obj, **kwargs):
@@ -184,12 +186,12 @@ class QueryNumber(fields.Field):
         if value == "" and not self.required:
             return None
         if not re.fullmatch(r"[0-9]{1,30}", value, re.ASCII):
-            raise ValidationError("Not a whole number.")
+            raise ValidationError(say("Not a whole number."))
         number = int(value)
         if self.choices and (number not in self.choices or str(number) != value):
-            raise ValidationError(f"Must be one of: {', '.join(map(str, self.choices))}.")
+            raise ValidationError(say("Must be one of: %(choices)s.", choices=", ".join(map(str, self.choices))))
         if not self.minimum <= number <= BIGINT_MAX:
-            raise ValidationError(f"Must be between {self.minimum} and {BIGINT_MAX}.")
+            raise ValidationError(say("Must be between %(minimum)s and %(maximum)s.", minimum=self.minimum, maximum=BIGINT_MAX))
         return number
 
 
@@ -202,7 +204,7 @@ class QueryFlag(fields.Field):
 
     def _deserialize(self, value, attr, data, **kwargs):
         if value not in self.VALUES:
-            raise ValidationError("Must be 1, true, 0, false or empty.")
+            raise ValidationError(say("Must be 1, true, 0, false or empty."))
         return self.VALUES[value]
 
 

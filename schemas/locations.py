@@ -1,6 +1,8 @@
 """Locations inside a warehouse (DESIGN 27): as added, changed and listed, and the stock on them."""
 from marshmallow import Schema, fields, validate
 
+from stock.errors import say
+
 from schemas.fields import BIGINT_MAX, Int, Quantity, QueryNumber, printable
 from stock.quantities import from_milli
 
@@ -10,7 +12,7 @@ LOCATION_CODE = r"^[A-Za-z0-9./-]{1,30}$"
 
 def LocationCode(**kwargs):
     return fields.String(validate=validate.Regexp(
-        LOCATION_CODE, error="1 to 30 letters, digits, '-', '.' or '/'."), metadata={
+        LOCATION_CODE, error=say("1 to 30 letters, digits, '-', '.' or '/'.")), metadata={
         "pattern": LOCATION_CODE, "example": "A-01-3"}, **kwargs)
 
 

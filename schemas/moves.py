@@ -1,6 +1,8 @@
 """Moves of stock (DESIGN 27): as posted and as listed."""
 from marshmallow import Schema, fields, validate
 
+from stock.errors import say
+
 from schemas.fields import BIGINT_MAX, Int, Name, Quantity, QueryNumber, Text, parse_day, printable
 
 
@@ -18,7 +20,7 @@ class MoveItemSchema(Schema):
     product_code = Name()
     lot = fields.String(load_default="", validate=[validate.Length(max=200), printable])
     amount = Quantity(required=True, attribute="amount_milli", data_key="amount",
-                      validate=validate.Range(min=1, error="Must be greater than 0."))
+                      validate=validate.Range(min=1, error=say("Must be greater than 0.")))
 
 
 class MoveSchema(Schema):

@@ -3,6 +3,8 @@ import json
 
 from marshmallow import Schema, ValidationError, fields, post_load, validate, validates_schema
 
+from stock.errors import say
+
 from schemas.fields import Day, Direction, Int, Name, Quantity, QueryNumber, Text, in_bigint, printable
 
 
@@ -21,7 +23,7 @@ class OrderItemCreateSchema(Schema):
     product_code = Name()
     lot = fields.String(load_default="", validate=validate.Length(max=200))
     amount_ordered = Quantity(required=True, attribute="amount_ordered_milli",
-                              validate=validate.Range(min=1, error="Must be greater than 0."))
+                              validate=validate.Range(min=1, error=say("Must be greater than 0.")))
     direction = Direction()
     wplace = fields.List(fields.String(), load_default=list)
     meta = fields.Nested(OrderLineMetaSchema, load_default=lambda: {"note": ""})
@@ -31,14 +33,14 @@ class OrderCreateSchema(Schema):
     # "acquire/..." would be read as the acquire operation in GET /v1/documents/{number}, and
     # ".../pick" as the pick plan of GET /v1/documents/{number}/pick.
     document_number = Name(validate.Regexp(r"(?!acquire/)(?!.*/pick$)",
-                                           error="Must not begin with 'acquire/' nor end with '/pick'."))
+                                           error=say("Must not begin with 'acquire/' nor end with '/pick'.")))
     description = Text(load_default="")
     id_warehouse = Int(required=True, validate=in_bigint(0))
     id_customer = Int(load_default=0, validate=in_bigint(0))
     expiration_limit = Int(load_default=0, validate=validate.Range(min=0, max=36500))
     batch_settings = fields.Nested(OrderBatchSettingsSchema, required=True)
     items = fields.List(fields.Nested(OrderItemCreateSchema), required=True,
-                        validate=validate.Length(min=1, error="An order needs at least one item."))
+                        validate=validate.Length(min=1, error=say("An order needs at least one item.")))
 
     @validates_schema(skip_on_field_errors=True)
     def lines_fit_their_document(self, data, **kwargs):

@@ -2,6 +2,8 @@
 
 from marshmallow import Schema, ValidationError, fields, validate, validates_schema
 
+from stock.errors import say
+
 from schemas.fields import Int, Name, Quantity, printable
 from stock.quantities import from_milli
 
@@ -9,7 +11,7 @@ from stock.quantities import from_milli
 class PackagingSchema(Schema):
     unit = Name()
     amount_base_units = Quantity(required=True, attribute="amount_base_units_milli",
-                                 validate=validate.Range(min=1, error="Must be greater than 0."))
+                                 validate=validate.Range(min=1, error=say("Must be greater than 0.")))
     barcode = fields.String(load_default="", validate=[validate.Length(max=200), printable])
 
 
@@ -38,7 +40,7 @@ class ProductSchema(Schema):
             return
         units = [p["unit"] for p in data["packaging"]]
         if len(set(units)) != len(units):
-            raise ValidationError("Packaging unit names must be unique.", "packaging")
+            raise ValidationError(say("Packaging unit names must be unique."), "packaging")
         # That no packaging is named like the base unit is a rule of the catalog
         # (stock/catalog.py): an update may give one of the two and keep the other.
 

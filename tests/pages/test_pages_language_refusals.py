@@ -137,3 +137,20 @@ def test_marshmallow_s_own_messages_read_in_the_persons_language_on_a_form(depot
     answer = depot.post("/v1/products/", product("NEW", name="N" * 201))
     assert answer.status_code == 422
     assert answer.json["error"]["fields"]["data"]["name"] == ["Length must be between 1 and 200."]
+
+
+@pytest.mark.parametrize("language, says", [
+    ("sl", "Dovoljeni so le znaki, ki se jih da natisniti."),
+    ("de", "Nur druckbare Zeichen sind erlaubt."),
+])
+def test_a_schema_s_own_message_reads_in_the_persons_language_on_a_form(depot, admin, app, language, says):
+    speaks(app, language)
+    token = token_of(admin.get("/products/new"))
+    response = admin.post("/products/new", data={
+        "token": token, "product_code": "NEW", "name": "Bell\x07", "base_unit": "pc", "base_unit_barcode": "",
+        "category": "0", "lot_level": "0", "decimal_places": "0", "active": "1", "weight_brutto": "0",
+        "weight_netto": "0", "weight_unit": "kg", "pack_unit": [""], "pack_amount": [""], "pack_barcode": [""]})
+    assert response.status_code == 422
+    assert says in said(response) and "Only printable" not in said(response)
+    answer = depot.post("/v1/products/", product("NEW", name="Bell\x07"))
+    assert answer.json["error"]["fields"]["data"]["name"] == ["Only printable characters are allowed."]
