@@ -12,13 +12,16 @@ with the rest (babel.cfg), so they are in the same catalogues. `scanner_messages
 reads the .po once and gives those the scanner's scripts use, {English: words}:
 no build step, and nothing of the pages' strings is sent to a phone.
 """
+from decimal import Decimal
 from functools import lru_cache
 
 from babel.messages.pofile import read_po
 from flask_babel import gettext, ngettext
 
 from language import LANGUAGES, TRANSLATIONS
+from language.choice import current
 from language.field_messages import read_back
+from language.formats import amount_text
 from stock.errors import Said
 
 
@@ -27,7 +30,7 @@ def translated(message) -> str:
     if isinstance(message, Said):
         # A value that is a message of its own ("lot %(lot)s", "warehouse %(number)s") is said in
         # the same language; any other value (a name, a code, an amount) stays as it is.
-        params = {key: translated(value) if isinstance(value, Said) else value
+        params = {key: translated(value) if isinstance(value, Said) else written(value)
                   for key, value in message.params.items()}
         if message.plural:
             return ngettext(message.id, message.plural, params["count"], **params)
@@ -39,6 +42,15 @@ def translated(message) -> str:
             return gettext(template, **params)
         return gettext(message)
     return message
+
+
+def written(value):
+    """A value of a message as the language writes it: an amount with a fraction (a float or a
+    Decimal, as stock.quantities.from_milli gives it) with the language's decimal sign (4,5 in sl
+    and de). Whole numbers stay as they are: they may be a document's or a line's number."""
+    if isinstance(value, (float, Decimal)) and not isinstance(value, bool):
+        return amount_text(Decimal(str(value)), current())
+    return value
 
 
 def translated_fields(problems):

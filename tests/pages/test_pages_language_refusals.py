@@ -97,6 +97,21 @@ def test_a_write_off_beyond_the_stock_is_refused_in_the_persons_language(depot, 
                                                "5 in stock, short by 4.")
 
 
+@pytest.mark.parametrize("language, says", [
+    ("en", "5 in stock, short by 4.5."),
+    ("sl", "na zalogi 5, manjka 4,5."),
+    ("de", "5 im Bestand, es fehlen 4,5."),
+])
+def test_an_amount_in_a_refusal_is_written_with_the_languages_decimal_sign(depot, admin, app, language, says):
+    speaks(app, language)
+    confirm = admin.get("/write-offs/new?warehouse=1&product=CHEESE&lot=L1")
+    response = admin.post("/write-offs/new", data={
+        "token": token_of(confirm), "write_off_id": "w-3", "warehouse": "1", "product": "CHEESE", "lot": "L1",
+        "amount": "9.5", "reason": "damaged", "note": ""})
+    assert response.status_code == 409
+    assert says in said(response)
+
+
 @pytest.mark.parametrize("language, one, two, five", [
     ("sl", "1 vrstica", "2 vrstici", "5 vrstic"),
     ("de", "1 Zeile", "2 Zeilen", "5 Zeilen"),
