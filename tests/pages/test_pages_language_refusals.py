@@ -25,6 +25,16 @@ def said(response) -> str:
     return " ".join(html.unescape(response.get_data(as_text=True)).split())
 
 
+def product_form(admin, **fields):
+    """The new-product form sent, its fields those of a plain product but `fields`."""
+    token = token_of(admin.get("/products/new"))
+    return admin.post("/products/new", data={
+        "token": token, "product_code": "NEW", "name": "New", "base_unit": "pc", "base_unit_barcode": "",
+        "category": "0", "lot_level": "0", "decimal_places": "0", "active": "1", "weight_brutto": "0",
+        "weight_netto": "0", "weight_unit": "kg", "pack_unit": [""], "pack_amount": [""], "pack_barcode": [""]}
+        | fields)
+
+
 @pytest.fixture
 def depot(api):
     """Warehouse 1 (Main) with shelves A-1 and B-1: 10 MILK on A-1; 5 of CHEESE lot L1 unplaced."""
@@ -43,11 +53,7 @@ def depot(api):
 ])
 def test_a_product_code_taken_is_refused_on_the_form_in_the_persons_language(depot, admin, app, language, says):
     speaks(app, language)
-    token = token_of(admin.get("/products/new"))
-    response = admin.post("/products/new", data={
-        "token": token, "product_code": "MILK", "name": "Milk again", "base_unit": "pc", "base_unit_barcode": "",
-        "category": "0", "lot_level": "0", "decimal_places": "0", "active": "1", "weight_brutto": "0",
-        "weight_netto": "0", "weight_unit": "kg", "pack_unit": [""], "pack_amount": [""], "pack_barcode": [""]})
+    response = product_form(admin, product_code="MILK", name="Milk again")
     assert response.status_code == 409
     assert says in said(response)
     assert "exists already" not in said(response)
@@ -140,11 +146,7 @@ def test_marshmallow_s_own_messages_read_in_the_persons_language_on_a_form(depot
     """A field the schema refuses (too long, not a number) says so in the person's language, its
     value in place; the API answers the same in marshmallow's English."""
     speaks(app, language)
-    token = token_of(admin.get("/products/new"))
-    response = admin.post("/products/new", data={
-        "token": token, "product_code": "NEW", "name": "N" * 201, "base_unit": "pc", "base_unit_barcode": "",
-        "category": "many", "lot_level": "0", "decimal_places": "0", "active": "1", "weight_brutto": "0",
-        "weight_netto": "0", "weight_unit": "kg", "pack_unit": [""], "pack_amount": [""], "pack_barcode": [""]})
+    response = product_form(admin, name="N" * 201, category="many")
     assert response.status_code == 422
     for words in says:
         assert words in said(response)
@@ -160,11 +162,7 @@ def test_marshmallow_s_own_messages_read_in_the_persons_language_on_a_form(depot
 ])
 def test_a_schema_s_own_message_reads_in_the_persons_language_on_a_form(depot, admin, app, language, says):
     speaks(app, language)
-    token = token_of(admin.get("/products/new"))
-    response = admin.post("/products/new", data={
-        "token": token, "product_code": "NEW", "name": "Bell\x07", "base_unit": "pc", "base_unit_barcode": "",
-        "category": "0", "lot_level": "0", "decimal_places": "0", "active": "1", "weight_brutto": "0",
-        "weight_netto": "0", "weight_unit": "kg", "pack_unit": [""], "pack_amount": [""], "pack_barcode": [""]})
+    response = product_form(admin, name="Bell\x07")
     assert response.status_code == 422
     assert says in said(response) and "Only printable" not in said(response)
     answer = depot.post("/v1/products/", product("NEW", name="Bell\x07"))
