@@ -96,3 +96,14 @@ def short_targets(page) -> list[str]:
         .filter(e => e.offsetParent !== null && e.getBoundingClientRect().height > 0)
         .filter(e => e.getBoundingClientRect().height < 40)
         .map(e => `${e.tagName} ${e.textContent.trim().slice(0, 30)} ${e.getBoundingClientRect().height}`)""")
+
+
+def fits_and_kept(page, size, tmp_path, name: str) -> None:
+    """The page fits its width (on a phone, every touch target a thumb high) and its screenshot is
+    kept for docs/ as `<name>-desktop.png` or `<name>-phone.png`."""
+    assert fits(page)
+    if size is PHONE:
+        assert short_targets(page) == []
+    shot = tmp_path / f"{name}.png"
+    page.screenshot(path=shot)
+    keep_screenshot(shot, f"{name}-{'desktop' if size is DESKTOP else 'phone'}.png")

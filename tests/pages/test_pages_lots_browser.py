@@ -6,7 +6,7 @@ import io
 import pytest
 from playwright.sync_api import expect
 
-from browsing import DESKTOP, PHONE, fits, keep_screenshot, short_targets, sign_in, sign_in_as_admin
+from browsing import DESKTOP, PHONE, fits, fits_and_kept, keep_screenshot, short_targets, sign_in, sign_in_as_admin
 from conftest import laid_out
 
 pytestmark = pytest.mark.live
@@ -89,12 +89,7 @@ def test_a_lot_past_its_best_before_is_written_off_from_the_alerts_page(page, de
     expect(page.get_by_role("heading", level=1)).to_contain_text("Write off")
     expect(page.get_by_label("Amount")).to_have_value(f"{lot['amount']:g}")
     expect(page.locator("select[name=reason]")).to_have_value("expired")
-    assert fits(page)
-    if size is PHONE:
-        assert short_targets(page) == []
-    shot = tmp_path / "write-off.png"
-    page.screenshot(path=shot)
-    keep_screenshot(shot, f"write-off-{'desktop' if size is DESKTOP else 'phone'}.png")
+    fits_and_kept(page, size, tmp_path, "write-off")
     status, before = server.get("/v1/write_offs/")
     assert before["list"] == []
     page.get_by_label("Note").fill("past its best-before")
@@ -133,12 +128,7 @@ def test_a_lot_on_a_location_is_written_off_from_the_stock_page(page, demo_depot
     status, there = server.get(f"/v1/locations/stock?id_warehouse=1&location={where}")
     assert status == 200, there
     [before] = [r["amount"] for r in there["list"] if (r["product_code"], r["lot"]) == (code, lot)]
-    assert fits(page)
-    if size is PHONE:
-        assert short_targets(page) == []
-    shot = tmp_path / "stock.png"
-    page.screenshot(path=shot)
-    keep_screenshot(shot, f"stock-write-off-{'desktop' if size is DESKTOP else 'phone'}.png")
+    fits_and_kept(page, size, tmp_path, "stock-write-off")
     row.get_by_role("link", name="Write off…").click()
     expect(page.get_by_role("heading", level=1)).to_contain_text("Write off")
     expect(page.locator("#confirm-write-off")).to_be_visible()
