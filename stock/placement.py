@@ -136,20 +136,13 @@ def place(session, id_warehouse: int, deltas: dict[tuple[str, str], int], new_am
         return
     if gains_to is RECEIVING:
         gains_to = receiving or UNPLACED
-    changes: dict[tuple[str, str, str], int] = defaultdict(int)
-    explicit: dict[tuple[str, str], int] = defaultdict(int)
-    for (code, lot, location), amount in placed.items():
-        changes[(code, lot, location)] += amount
-        explicit[(code, lot)] += amount
-    rests = {key: deltas.get(key, 0) - explicit.get(key, 0) for key in sorted(set(deltas) | set(explicit))}
-    codes = {code for code, _ in rests}
-    current: dict[tuple[str, str, str], int] = {}
-    walking: dict[str, tuple] = {UNPLACED: (-1, 0, "", "")}
-    # Only what is taken without a location needs every place of its products (the walking
-    # order); a booking that names its places reads just those: a product on a thousand shelves
-    # costs a batch that names one of them nothing more.
-    named = None if any(rest < 0 for rest in rests.values()) else {location for _, _, location in placed} | {gains_to}
-    if named is not None and (policy.allow_negative_stock or all(amount > 0 for amount in placed.values())):
+    # What each (product, lot) changes beyond its named places: the default rule places it.
+    rests = dict(deltas)
+    for (code, lot, _), amount in placed.items():
+        rests[(code, lot)] = rests.get((code, lot), 0) - amount
+    changes: dict[tuple[str, str, str], int] = defaultdict(int, placed)
+    takes_unnamed = any(rest < 0 for rest in rests.values())
+    if not takes_unnamed and (policy.allow_negative_stock or all(amount > 0 for amount in placed.values())):
         # Nothing taken from anywhere that could fall short (goods-in): the rows are added to
         # where they are, in the database, without reading them first.
         for key, rest in rests.items():
@@ -157,6 +150,13 @@ def place(session, id_warehouse: int, deltas: dict[tuple[str, str], int], new_am
                 changes[(*key, gains_to)] += rest
         _add(session, id_warehouse, changes)
         return
+    codes = {code for code, _ in rests}
+    current: dict[tuple[str, str, str], int] = {}
+    walking: dict[str, tuple] = {UNPLACED: (-1, 0, "", "")}
+    # Only what is taken without a location needs every place of its products (the walking
+    # order); a booking that names its places reads just those: a product on a thousand shelves
+    # costs a batch that names one of them nothing more.
+    named = None if takes_unnamed else {location for _, _, location in placed} | {gains_to}
     for row in _held(session, id_warehouse, codes, named):
         current[(row.product_code, row.lot, row.location)] = row.amount_milli
         if row.location != UNPLACED:
