@@ -12,6 +12,7 @@ with the rest (babel.cfg), so they are in the same catalogues. `scanner_messages
 reads the .po once and gives those the scanner's scripts use, {English: words}:
 no build step, and nothing of the pages' strings is sent to a phone.
 """
+from datetime import date, datetime
 from decimal import Decimal
 from functools import lru_cache
 
@@ -21,7 +22,7 @@ from flask_babel import gettext, ngettext
 from language import LANGUAGES, TRANSLATIONS
 from language.choice import current
 from language.field_messages import read_back
-from language.formats import amount_text
+from language.formats import amount_text, day_text
 from stock.errors import Said
 
 
@@ -47,9 +48,13 @@ def translated(message) -> str:
 def written(value):
     """A value of a message as the language writes it: an amount with a fraction (a float or a
     Decimal, as stock.quantities.from_milli gives it) with the language's decimal sign (4,5 in sl
-    and de). Whole numbers stay as they are: they may be a document's or a line's number."""
+    and de), a day as the language writes it (27. 11. 2026 in sl; the API's English has it ISO,
+    as str() writes a date). Whole numbers stay as they are: they may be a document's or a line's
+    number."""
     if isinstance(value, (float, Decimal)) and not isinstance(value, bool):
         return amount_text(Decimal(str(value)), current())
+    if isinstance(value, date) and not isinstance(value, datetime):
+        return day_text(value, current())
     return value
 
 
