@@ -10,8 +10,11 @@ stays as it is where the catalogue has no such message; marshmallow's with value
 The scanner (scanner/static/*.js) marks its strings `t("...")`; `pybabel extract` finds them
 with the rest (babel.cfg), so they are in the same catalogues. `scanner_messages(language)`
 reads the .po once and gives those the scanner's scripts use, {English: words}:
-no build step, and nothing of the pages' strings is sent to a phone.
+no build step, and nothing of the pages' strings is sent to a phone. `scanner_refusals(language)`
+gives the messages a refusal of the API may carry, by the English the API answers them in, for
+the scanner to read a refusal back (words.js `said`).
 """
+import ast
 from datetime import date, datetime
 from decimal import Decimal
 from functools import lru_cache
@@ -71,6 +74,11 @@ def po_path(language: str):
     return TRANSLATIONS / language / "LC_MESSAGES" / "messages.po"
 
 
+def _read_catalogue(language: str):
+    with open(po_path(language), "rb") as file:
+        return read_po(file, locale=language)
+
+
 @lru_cache(maxsize=len(LANGUAGES))
 def scanner_messages(language: str) -> dict[str, str | list[str]]:
     """{English: the language's words} of every scanner string; {} for English. A count's message
@@ -78,10 +86,64 @@ def scanner_messages(language: str) -> dict[str, str | list[str]]:
     forms in the catalogue's order (words.js picks one by Intl.PluralRules)."""
     if language not in LANGUAGES or language == "en":
         return {}
-    with open(po_path(language), "rb") as file:
-        catalogue = read_po(file, locale=language)
+    catalogue = _read_catalogue(language)
     return {message.id[0] if message.pluralizable else message.id:
             list(message.string) if message.pluralizable else message.string
             for message in catalogue
             if message.id and message.string and message.locations
             and any(place.startswith("scanner/static/") for place, _ in message.locations)}
+
+
+# Where the messages of the API's refusals are written: the rules and their errors, the imports,
+# keys and people, the schemas, and marshmallow's own (field_messages.py). Not pages/ or
+# printing/: the API never answers their words.
+REFUSING = ("stock/", "transfer/", "identity/", "schemas/", "storage/", "language/field_messages.py")
+ROOT = TRANSLATIONS.parent.parent
+
+
+@lru_cache(maxsize=len(LANGUAGES))
+def scanner_refusals(language: str) -> dict[str, str | list[str]]:
+    """{English as the API answers it: the language's words} of every message a refusal of the API
+    may carry; {} for English. A count's message is answered in its own English ("2 line(s)
+    refused"), which the catalogue does not hold: it is keyed by that (`answered_counts`), with the
+    language's forms in the catalogue's order, as scanner_messages gives them."""
+    if language not in LANGUAGES or language == "en":
+        return {}
+    answered = answered_counts()
+    refusals: dict[str, str | list[str]] = {}
+    for message in _read_catalogue(language):
+        if not (message.id and message.string and not message.context
+                and any(place.startswith(REFUSING) for place, _ in message.locations)):
+            continue
+        if message.pluralizable:
+            for english in answered.get(tuple(message.id[:2])) or message.id[:2]:
+                refusals[english] = list(message.string)
+        else:
+            refusals[message.id] = message.string
+    return refusals
+
+
+@lru_cache(maxsize=1)
+def answered_counts() -> dict[tuple[str, str], list[str]]:
+    """{(one, many): the English the API answers} of every say_count(one, many, n, text=...) of the
+    code, read from the code itself: `text` is no message of the catalogue, and a count's message
+    is answered in it alone. Read once, as the first scanner page in another language than
+    English is drawn."""
+    answered: dict[tuple[str, str], list[str]] = {}
+    for room in REFUSING:
+        folder = ROOT / room
+        for path in sorted(folder.rglob("*.py")) if folder.is_dir() else ():
+            source = path.read_text(encoding="utf-8")
+            if "say_count(" not in source:
+                continue
+            for call in ast.walk(ast.parse(source, str(path))):
+                if not (isinstance(call, ast.Call) and isinstance(call.func, ast.Name) and call.func.id == "say_count"):
+                    continue
+                forms = [argument.value for argument in call.args[:2] if isinstance(argument, ast.Constant)]
+                text = next((keyword.value.value for keyword in call.keywords
+                             if keyword.arg == "text" and isinstance(keyword.value, ast.Constant)), None)
+                if len(forms) == 2 and isinstance(text, str):
+                    texts = answered.setdefault((forms[0], forms[1]), [])
+                    if text not in texts:
+                        texts.append(text)
+    return answered

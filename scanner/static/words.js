@@ -27,7 +27,99 @@ export function tn(one, many, count, values = {}) {
 }
 
 function fill(text, values) {
-  return text.replace(/%\((\w+)\)[sd]/g, (_, name) => String(values[name] ?? ""));
+  return text.replace(/%\((\w+)\)[sdr]/g, (_, name) => String(values[name] ?? ""));
+}
+
+// The service's refusals (DESIGN 29): the API answers in English, word for word, and the device
+// reads a message back by its English pattern (language/catalogue.py scanner_refusals), so that a
+// refusal kept on the queue reads in the language chosen when it is shown, not when it came.
+const refusalsElement = typeof document === "undefined" ? null : document.getElementById("refusals");
+const refusals = refusalsElement ? JSON.parse(refusalsElement.textContent || "{}") : {};
+const PLACE = /%\((\w+)\)([sdr])|%%/g;
+let patterns = null;
+
+/** Each message with places as a pattern, the longest English first: "Must be greater than or
+ * equal to %(min)s." is tried before "Must be greater than %(min)s.". A message that is only its
+ * places would match anything, and never does. */
+function patternsOf() {
+  const made = [];
+  for (const [english, words] of Object.entries(refusals)) {
+    const names = [];
+    let source = "";
+    let literal = 0;
+    let at = 0;
+    for (const place of english.matchAll(PLACE)) {
+      const text = english.slice(at, place.index);
+      source += escaped(text);
+      literal += text.length;
+      at = place.index + place[0].length;
+      if (place[0] === "%%") {
+        source += "%";
+        literal += 1;
+      } else if (names.some(([name]) => name === place[1])) {
+        source += `\\${names.findIndex(([name]) => name === place[1]) + 1}`; // the same value again
+      } else {
+        names.push([place[1], place[2]]);
+        source += "([\\s\\S]*?)";
+      }
+    }
+    if (!names.length) continue; // looked up as it is
+    const rest = english.slice(at);
+    source += escaped(rest);
+    literal += rest.length;
+    if (literal) made.push({ pattern: new RegExp(`^${source}$`), names, words, literal });
+  }
+  return made.sort((a, b) => b.literal - a.literal);
+}
+
+function escaped(text) {
+  return text.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&");
+}
+
+/** A message of the service (error.message, a field's message) in the page's language: read back
+ * by its English, its values in place; as it came where the catalogue has no such message. */
+export function said(message) {
+  if (typeof message !== "string" || !message || language === "en") return message;
+  const exact = Object.hasOwn(refusals, message) ? refusals[message] : null;
+  if (exact !== null) return formOf(exact, null);
+  patterns ??= patternsOf();
+  for (const { pattern, names, words: translation } of patterns) {
+    const found = pattern.exec(message);
+    if (!found) continue;
+    const values = Object.fromEntries(names.map(([name], i) => [name, found[i + 1]]));
+    // A %(name)r value is quoted as the API wrote it (a code, a unit): it stays as it came.
+    const shown = Object.fromEntries(names.map(([name, kind]) => [name, kind === "s" ? valueOf(values[name]) : values[name]]));
+    return fill(formOf(translation, /^\d+$/.test(values.count ?? "") ? Number(values.count) : null), shown);
+  }
+  return message;
+}
+
+/** A message's words; a count's message in its form for `count`, as tn() chooses it. A count the
+ * English leaves out ("Unknown event(s).") takes the form of many. */
+function formOf(translation, count) {
+  if (!Array.isArray(translation)) return translation;
+  const category = count === null ? "other" : new Intl.PluralRules(language).select(count);
+  const index = (FORMS[language] || ["one", "other"]).indexOf(category);
+  return translation[index < 0 ? translation.length - 1 : index] || translation[translation.length - 1];
+}
+
+/** A value read out of a message: a message of its own ("lot L1", the first of many refusals) in
+ * the language too; an amount with a fraction with the language's decimal sign, a day as the
+ * language writes it. Whole numbers, names, codes and quoted values stay as they are. */
+function valueOf(value) {
+  const inner = said(value);
+  if (inner !== value) return inner;
+  if (/^-?\d+\.\d+$/.test(value)) return number(Number(value));
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return day(value);
+  return value;
+}
+
+/** An ISO day as the pages write it (language/formats.py): 5. 12. 2026 (sl), 05.12.2026 (de). */
+export function day(iso) {
+  const [year, month, date] = iso.split("-").map(Number);
+  const digits = language === "de" ? "2-digit" : "numeric";
+  return new Intl.DateTimeFormat(language, { timeZone: "UTC", year: "numeric", month: digits, day: digits })
+    .format(new Date(Date.UTC(year, month - 1, date)));
 }
 
 /** A moment as the language writes it: 27. 11. 2026 14:05 (sl), 27.11.2026, 14:05 (de). */
