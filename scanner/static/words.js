@@ -1,7 +1,8 @@
 // The scanner's words in the page's language (DESIGN 29): the page carries them, read by the
 // service from the same catalogues as the office's pages (language/catalogue.py), so there is no
 // build step. t("Send now") gives the words; t("%(count)s waiting", { count }) fills the places.
-// Numbers and dates are written by the browser's Intl in the same language.
+// Numbers and dates are written by the browser's Intl in the same language. said(message) reads a
+// refusal of the service, which answers in English, back into the same language.
 
 const element = typeof document === "undefined" ? null : document.getElementById("words");
 const words = element ? JSON.parse(element.textContent || "{}") : {};
