@@ -106,7 +106,8 @@ def scanner_refusals(language: str) -> dict[str, str | list[str]]:
     """{English as the API answers it: the language's words} of every message a refusal of the API
     may carry; {} for English. A count's message is answered in its own English ("2 line(s)
     refused"), which the catalogue does not hold: it is keyed by that (`answered_counts`), with the
-    language's forms in the catalogue's order, as scanner_messages gives them."""
+    language's forms in the catalogue's order, as scanner_messages gives them, for words.js to
+    choose one by the count it reads."""
     if language not in LANGUAGES or language == "en":
         return {}
     answered = answered_counts()
@@ -116,8 +117,12 @@ def scanner_refusals(language: str) -> dict[str, str | list[str]]:
                 and any(place.startswith(REFUSING) for place, _ in message.locations)):
             continue
         if message.pluralizable:
+            one = message.id[0]
             for english in answered.get(tuple(message.id[:2])) or message.id[:2]:
-                refusals[english] = list(message.string)
+                # A count the English leaves out ("Unknown event(s).", "No active warehouse 4.")
+                # cannot choose the form: the one the English says, singular or plural.
+                refusals[english] = (list(message.string) if "%(count)" in english
+                                     else message.string[0] if english == one else message.string[-1])
         else:
             refusals[message.id] = message.string
     return refusals

@@ -46,8 +46,10 @@ def test_the_services_refusals_reach_the_scanner_by_the_english_the_api_answers(
         "Premalo zaloge pri %(count)s artiklih/lotih. %(first)s", "Premalo zaloge pri %(count)s artiklih/lotih. %(first)s"]
     assert "%(count)s product/lot short. %(first)s" not in sl  # the API never answers a count's own forms
     assert "Sign out" not in sl and "Delivery note" not in sl  # pages' and paper's words stay on the server
+    # A count the English leaves out: the form the English says.
     de = refusals_of(client, "de")
-    assert de["Unknown event(s)."] == ["Unbekanntes Ereignis.", "Unbekannte Ereignisse."]
+    assert (de["Unknown event(s)."], de["No active warehouse %(numbers)s."]) == (
+        "Unbekannte Ereignisse.", "Kein aktives Lager %(numbers)s.")
 
 
 def test_every_count_the_rules_refuse_with_is_found_with_its_english(app):
