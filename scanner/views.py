@@ -8,7 +8,7 @@ from flask_babel import force_locale
 from markupsafe import Markup
 
 from language import LANGUAGES, NAMES
-from language.catalogue import scanner_messages
+from language.catalogue import scanner_messages, scanner_refusals
 from language.choice import browser_language, depot_language
 from page_policy import blueprint_policy
 from scanner import STATIC, bp
@@ -60,9 +60,9 @@ def page_language() -> str:
     return device_language() or depot_language() or browser_language() or "en"
 
 
-def words_json(language: str) -> Markup:
+def words_json(words: dict) -> Markup:
     """The scripts' words as JSON that may stand inside <script>: no "</" can close it."""
-    return Markup(json.dumps(scanner_messages(language), ensure_ascii=False, sort_keys=True).replace("<", "\\u003c"))
+    return Markup(json.dumps(words, ensure_ascii=False, sort_keys=True).replace("<", "\\u003c"))
 
 
 @bp.get("/scan")
@@ -71,7 +71,8 @@ def scan_page():
     language = page_language()
     with force_locale(language):
         page = render_template("scanner/scan.html", version=VERSION, import_map=Markup(IMPORT_MAP), language=language,
-                               words=words_json(language), device_language=device_language(), language_names=NAMES)
+                               words=words_json(scanner_messages(language)), refusals=words_json(scanner_refusals(language)),
+                               device_language=device_language(), language_names=NAMES)
     response = make_response(page)
     # The page is kept by the service worker; the browser's own cache must never serve an old one,
     # and asks again with the page's ETag: a reload costs a 304 while the release is the same.

@@ -291,7 +291,7 @@ def fill_order(order: OrderDocument, settings: dict, items: list[dict], is_count
             expires = item.get("date_exp", "")
             if not expires or date.fromisoformat(expires) < limit:
                 errors[index] = {"date_exp": [say("The order needs goods that keep until %(day)s.",
-                                                     day=limit.isoformat())]}
+                                                     day=limit)]}
                 continue
         left = item["amount_base_milli"]
         for line in matching:

@@ -22,4 +22,4 @@ def refuse_far_future(day: date, today: date, policy: Policy, path: tuple) -> No
                                             "%(day)s is more than %(count)s days after today (%(today)s).",
                                             policy.max_future_days,
                                             text="%(day)s is more than %(count)s day(s) after today (%(today)s).",
-                                            day=day.isoformat(), today=today.isoformat()))
+                                            day=day, today=today))

@@ -146,7 +146,7 @@ def delete_stocktaking(session, caller: Caller, id_warehouse: int, day: date, po
         stocktaking = session.get(Stocktaking, (id_warehouse, day))
         if stocktaking is None:
             raise NotFound(say("No stocktaking of %(warehouse)s on %(day)s.",
-                                  warehouse=warehouse_words(session, id_warehouse), day=day.isoformat()))
+                                  warehouse=warehouse_words(session, id_warehouse), day=day))
         old = stocktaking_adjustments(session, stocktaking)
         _rewrite_adjustments(session, stocktaking, old, {}, policy, date.today())  # writes no document
         session.execute(delete(StocktakingItem).where(StocktakingItem.id_warehouse == id_warehouse,

@@ -190,6 +190,18 @@ def kept(tab, name):
     })""", name)
 
 
+def queued(tab):
+    """The entries of the device's queue (IndexedDB, store.js's batches), as kept."""
+    return tab.evaluate("""() => new Promise((resolve, reject) => {
+        const opening = indexedDB.open("warehouse-scanner");
+        opening.onerror = () => reject(opening.error);
+        opening.onsuccess = () => {
+            const read = opening.result.transaction("batches").objectStore("batches").getAll();
+            read.onsuccess = () => { resolve(read.result); opening.result.close(); };
+        };
+    })""")
+
+
 def lease_sending_to_this_tab(tab, seconds):
     """Write the sender's lease as a page of this tab that was sending would have left it, held
     for this many seconds more."""

@@ -3,7 +3,7 @@
 // with zxing-cpp (POST /v1/barcodes/read). The camera needs a secure page: HTTPS, or localhost.
 
 import { call } from "./api.js";
-import { t } from "./words.js";
+import { said, t } from "./words.js";
 
 const FORMATS = ["ean_13", "ean_8", "upc_a", "code_128", "qr_code"];
 const DETECT_EVERY_MS = 150;
@@ -100,7 +100,7 @@ export class Camera {
       if (answer.kind === "ok") this.found(answer.data.item.text);
       else if (answer.kind === "later" || answer.kind === "unpaired") this.trouble(answer.kind === "later"
         ? t("The camera's pictures are read by the service, which does not answer: use the scanner's trigger or type the code.")
-        : answer.message);
+        : said(answer.message));
     } finally {
       this.busy = false;
     }

@@ -8,7 +8,7 @@ import { show } from "./show.js";
 import { state } from "./state.js";
 import { drawStatus } from "./status.js";
 import * as store from "./store.js";
-import { t } from "./words.js";
+import { said, t } from "./words.js";
 
 /** `/scan#pair=<key>` (the pairing QR): keep the key, and take it out of the address and the history. */
 export async function pairFromAddress() {
@@ -47,6 +47,6 @@ export async function unpair() {
 
 export async function lostPairing(message) {
   state.unpaired = message;
-  note(t("The service refused this device's key: %(problem)s Pair it again; what waits to be sent stays on the device.", { problem: message }), "error");
+  note(t("The service refused this device's key: %(problem)s Pair it again; what waits to be sent stays on the device.", { problem: said(message) }), "error");
   drawStatus();
 }

@@ -22,7 +22,7 @@ import { $, choose, confirm, note } from "./screen.js";
 import { show } from "./show.js";
 import { state } from "./state.js";
 import * as store from "./store.js";
-import { t } from "./words.js";
+import { said, t } from "./words.js";
 
 export const pick = flowScreen("pick", {
   ask: takeOrder,
@@ -69,7 +69,7 @@ async function takeOrder() {
     signal("error");
     show();
     if (answer.kind === "unpaired") await lostPairing(answer.message);
-    else note(answer.message, "error");
+    else note(said(answer.message), "error");
     return null;
   }
   const warehouse = state.warehouses.find((w) => w.id_warehouse === order.id_warehouse)

@@ -4,7 +4,7 @@
 import * as queue from "./queue.js";
 import { $ } from "./screen.js";
 import { state } from "./state.js";
-import { t, tn } from "./words.js";
+import { said, t, tn } from "./words.js";
 
 export function drawStatus() {
   const net = $("net");
@@ -54,7 +54,8 @@ function entryItem(entry) {
   if (entry.answer && entry.state !== "booked") {
     const why = document.createElement("p");
     why.className = "why";
-    why.textContent = `${entry.answer.status ? `${entry.answer.status}: ` : ""}${entry.answer.message}`;
+    // Kept as the service answered it, in English: read in the device's language as it is shown.
+    why.textContent = `${entry.answer.status ? `${entry.answer.status}: ` : ""}${said(entry.answer.message)}`;
     li.append(why);
     for (const [problem] of itemProblems(entry)) {
       const p = document.createElement("p");
@@ -86,7 +87,7 @@ function itemProblems(entry) {
   const items = data.batch_items || data.items || {}; // a batch's lines, a move's items
   return Object.entries(items).map(([index, fields]) => {
     const item = (entry.body?.batch_items || entry.body?.items)?.[Number(index)];
-    const what = Object.entries(fields).map(([field, messages]) => `${field}: ${[].concat(messages).join(" ")}`).join("; ");
+    const what = Object.entries(fields).map(([field, messages]) => `${field}: ${[].concat(messages).map(said).join(" ")}`).join("; ");
     const number = Number(index) + 1;
     return [item ? t("Line %(number)s (%(product)s): %(problems)s", { number, product: item.name || item.product_code, problems: what })
       : t("Line %(number)s: %(problems)s", { number, problems: what })];

@@ -1,7 +1,8 @@
 // The scanner's words in the page's language (DESIGN 29): the page carries them, read by the
 // service from the same catalogues as the office's pages (language/catalogue.py), so there is no
 // build step. t("Send now") gives the words; t("%(count)s waiting", { count }) fills the places.
-// Numbers and dates are written by the browser's Intl in the same language.
+// Numbers and dates are written by the browser's Intl in the same language. said(message) reads a
+// refusal of the service, which answers in English, back into the same language.
 
 const element = typeof document === "undefined" ? null : document.getElementById("words");
 const words = element ? JSON.parse(element.textContent || "{}") : {};
@@ -27,7 +28,137 @@ export function tn(one, many, count, values = {}) {
 }
 
 function fill(text, values) {
-  return text.replace(/%\((\w+)\)[sd]/g, (_, name) => String(values[name] ?? ""));
+  return text.replace(/%\((\w+)\)[sdr]/g, (_, name) => String(values[name] ?? ""));
+}
+
+// The service's refusals (DESIGN 29): the API answers in English, word for word, and the device
+// reads a message back by its English pattern (language/catalogue.py scanner_refusals), so that a
+// refusal kept on the queue reads in the language chosen when it is shown, not when it came.
+const refusalsElement = typeof document === "undefined" ? null : document.getElementById("refusals");
+const refusals = refusalsElement ? JSON.parse(refusalsElement.textContent || "{}") : {};
+const PLACE = /%\((\w+)\)([sdr])|%%/g;
+// What a value may be, where the English says: a count and %d a whole number; %r a Python repr
+// (a quoted text, or a number), so that a value never swallows the words before its quote.
+const VALUE = { count: /^\d+$/, d: /^-?\d+$/, r: /^(?:'(?:[^'\\]|\\.)*'|"(?:[^"\\]|\\.)*"|-?\d+)$/ };
+let patterns = null;
+
+/** Each message with places as its words between them ("Must be greater than ", ".") and its
+ * places, the longest English first. A message that is only its places would match anything,
+ * and never does; one without places is looked up as it is. */
+function patternsOf() {
+  const made = [];
+  for (const [english, words] of Object.entries(refusals)) {
+    const parts = [""];
+    const places = [];
+    let at = 0;
+    for (const place of english.matchAll(PLACE)) {
+      parts[parts.length - 1] += english.slice(at, place.index);
+      at = place.index + place[0].length;
+      if (place[0] === "%%") parts[parts.length - 1] += "%";
+      else {
+        places.push([place[1], place[2]]);
+        parts.push("");
+      }
+    }
+    parts[parts.length - 1] += english.slice(at);
+    const literal = parts.join("").length;
+    if (places.length && literal) made.push({ parts, places, words, literal });
+  }
+  return made.sort((a, b) => b.literal - a.literal);
+}
+
+/** Every way `text` reads as `pattern`: {name: value} for each, values checked by VALUE. */
+function* matches({ parts, places }, text, at = parts[0].length, index = 0, values = {}) {
+  if (index === 0 && !(text.startsWith(parts[0]) && text.endsWith(parts[parts.length - 1])
+                       && text.length >= parts[0].length + parts[parts.length - 1].length)) return;
+  if (index === places.length) {
+    if (at === text.length) yield values;
+    return;
+  }
+  const [name, kind] = places[index];
+  const next = parts[index + 1];
+  const last = index === places.length - 1;
+  // The value ends where the next words begin: at the text's end for the last, else at any of
+  // their places.
+  const ends = [];
+  if (last) ends.push(text.length - next.length);
+  else for (let end = text.indexOf(next, at); end >= 0 && end <= text.length; end = text.indexOf(next, end + 1)) {
+    ends.push(end);
+    if (end === text.length) break;
+  }
+  for (const end of ends) {
+    if (end < at) continue;
+    const value = text.slice(at, end);
+    const allowed = VALUE[name === "count" ? "count" : kind];
+    if ((allowed && !allowed.test(value)) || (name in values && values[name] !== value)) continue;
+    yield* matches({ parts, places }, text, end + next.length, index + 1, { ...values, [name]: value });
+  }
+}
+
+/** The best reading of `text`: the one that explains most of its words, a value that is a message
+ * of its own ("lot L1", the first refused line inside the count's message) counted with its own.
+ * So "Milk, 1 l, without a lot, in Main" names the product "Milk, 1 l", and "1 item(s) refused,
+ * e.g.: ..." is read whole rather than as the inner message with a long value before it. */
+function reading(text, known) {
+  if (known.has(text)) return known.get(text);
+  known.set(text, null); // (a value is shorter than its text: no reading waits on itself)
+  let best = Object.hasOwn(refusals, text) ? { score: text.length, words: refusals[text], values: {}, places: [] } : null;
+  if (!best) {
+    patterns ??= patternsOf();
+    for (const pattern of patterns) {
+      if (best && best.score === text.length) break; // every word explained: none reads it better
+      for (const values of matches(pattern, text)) {
+        let score = pattern.literal;
+        for (const [name, kind] of pattern.places) if (kind === "s") score += reading(values[name], known)?.score || 0;
+        if (!best || score > best.score) best = { score, words: pattern.words, values, places: pattern.places };
+      }
+    }
+  }
+  known.set(text, best);
+  return best;
+}
+
+/** A message of the service (error.message, a field's message) in the page's language: read back
+ * by its English, its values in place; as it came where the catalogue has no such message. */
+export function said(message) {
+  if (typeof message !== "string" || !message || language === "en") return message;
+  return written(message, new Map());
+}
+
+function written(text, known) {
+  const found = reading(text, known);
+  if (!found) return text;
+  const { words, values, places } = found;
+  // A %(name)r value is quoted as the API wrote it (a code, a unit): it stays as it came.
+  const shown = Object.fromEntries(places.map(([name, kind]) => [name, kind === "s" ? valueOf(values[name], known) : values[name]]));
+  return fill(formOf(words, /^\d+$/.test(values.count ?? "") ? Number(values.count) : null), shown);
+}
+
+/** A message's words; a count's message in its form for `count`, as tn() chooses it (one whose
+ * English leaves the count out comes as one form already; without a count, the form of many). */
+function formOf(translation, count) {
+  if (!Array.isArray(translation)) return translation;
+  const category = count === null ? "other" : new Intl.PluralRules(language).select(count);
+  const index = (FORMS[language] || ["one", "other"]).indexOf(category);
+  return translation[index < 0 ? translation.length - 1 : index] || translation[translation.length - 1];
+}
+
+/** A value read out of a message: a message of its own in the language too; an amount with a
+ * fraction with the language's decimal sign, a day as the language writes it. Whole numbers,
+ * names and codes stay as they are. */
+function valueOf(value, known) {
+  if (reading(value, known)) return written(value, known);
+  if (/^-?\d+\.\d+$/.test(value)) return number(Number(value));
+  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return day(value);
+  return value;
+}
+
+/** An ISO day as the pages write it (language/formats.py): 5. 12. 2026 (sl), 05.12.2026 (de). */
+export function day(iso) {
+  const [year, month, date] = iso.split("-").map(Number);
+  const digits = language === "de" ? "2-digit" : "numeric";
+  return new Intl.DateTimeFormat(language, { timeZone: "UTC", year: "numeric", month: digits, day: digits })
+    .format(new Date(Date.UTC(year, month - 1, date)));
 }
 
 /** A moment as the language writes it: 27. 11. 2026 14:05 (sl), 27.11.2026, 14:05 (de). */

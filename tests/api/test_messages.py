@@ -1,6 +1,8 @@
 """Errors name what a person in the depot knows (issue 38): a product by its name, a lot by its
 code or as "without a lot", a warehouse by its name, in the `message` and in the fields' texts
 alike; the fields' paths, which the scanner's software reads, stay as they were."""
+from datetime import date, timedelta
+
 from conftest import Scanner
 from helpers import batch, created, item, order, order_item, product
 
@@ -60,3 +62,20 @@ def test_a_barcode_taken_names_the_product_that_has_it(api):
     created(api.post("/v1/products/", product("MILK", name="Milk 1 l", base_unit_barcode="8590000000011")))
     error = refused(api.post("/v1/products/", product("MILK-2", base_unit_barcode="8590000000011")), 409)
     assert error["message"] == "A barcode is already used by Milk 1 l (MILK)."
+
+
+def test_a_day_in_a_refusal_stays_iso_in_the_api(api):
+    """A rule passes its days as dates, for a page to write them in its language; the API's English
+    writes them ISO, as it always did (DESIGN 29)."""
+    created(api.post("/v1/products/", product("CHEESE", name="Edam cheese", lot_level=1)))
+    today = date.today()
+    error = refused(api.post("/v1/batches/", batch(1, [item("CHEESE", 1, lot="L1")], date="2099-01-01")), 422)
+    assert error["fields"]["data"]["batch_settings"]["date"] == [
+        f"2099-01-01 is more than 7 day(s) after today ({today.isoformat()})."]
+    created(api.post("/v1/batches/", batch(2, [item("CHEESE", 5, lot="L1", date_exp="2027-01-31")])))
+    created(api.post("/v1/documents/", order("SO-1", [order_item(1, "CHEESE", 2)], directions=("O",),
+                                             expiration_limit=400)))
+    error = refused(api.post("/v1/batches/", batch(3, [item("CHEESE", 2, lot="L1", date_exp="2027-01-31")],
+                                                   direction="O", document_number="SO-1")), 422)
+    keep_until = (today + timedelta(days=400)).isoformat()
+    assert error["fields"]["data"]["batch_items"] == {"0": {"date_exp": [f"The order needs goods that keep until {keep_until}."]}}

@@ -167,3 +167,30 @@ def test_a_schema_s_own_message_reads_in_the_persons_language_on_a_form(depot, a
     assert says in said(response) and "Only printable" not in said(response)
     answer = depot.post("/v1/products/", product("NEW", name="Bell\x07"))
     assert answer.json["error"]["fields"]["data"]["name"] == ["Only printable characters are allowed."]
+
+
+@pytest.mark.parametrize("language, far, keeps", [
+    ("en", "2099-01-01 is more than 7 days after today (2026-11-27).", "The order needs goods that keep until 2027-01-05."),
+    ("sl", "1. 1. 2099 je več kot 7 dni po današnjem dnevu (27. 11. 2026).", "Naročilo potrebuje blago, uporabno do 5. 1. 2027."),
+    ("de", "01.01.2099 liegt mehr als 7 Tage nach heute (27.11.2026).", "Der Auftrag braucht Ware, die bis 05.01.2027 haltbar ist."),
+])
+def test_a_day_in_a_refusal_is_written_as_the_language_writes_it(app, language, far, keeps):
+    """A rule passes its days as dates (the API's English writes them ISO, tests/api/test_messages.py):
+    a page writes them as its language does, sl 1. 1. 2099, de 01.01.2099."""
+    from datetime import date
+
+    from flask_babel import force_locale
+
+    from language.catalogue import translated, translated_fields
+    from stock.errors import Invalid, say
+    from stock.policy import Policy, refuse_far_future
+
+    with pytest.raises(Invalid) as refused:
+        refuse_far_future(date(2099, 1, 1), date(2026, 11, 27), Policy(), ("data", "batch_settings", "date"))
+    assert str(refused.value.fields["data"]["batch_settings"]["date"][0]) == (
+        "2099-01-01 is more than 7 day(s) after today (2026-11-27).")
+    keep_until = say("The order needs goods that keep until %(day)s.", day=date(2027, 1, 5))
+    assert str(keep_until) == "The order needs goods that keep until 2027-01-05."
+    with app.test_request_context(), force_locale(language):
+        assert translated_fields(refused.value.fields)["data"]["batch_settings"]["date"] == [far]
+        assert translated(keep_until) == keeps

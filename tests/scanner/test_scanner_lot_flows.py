@@ -10,7 +10,7 @@ from playwright.sync_api import expect
 
 from helpers import batch, item
 from scanner_page import (CHEESE, MILK, MILK_CRATE, PHONE, booked, keep_screenshot, paired, pick_order,
-                          placed, put_away, racks, ready_for_a_dead_spot, told, wedge)
+                          placed, put_away, queued, racks, ready_for_a_dead_spot, told, wedge)
 
 
 def shot(tab, name):
@@ -30,18 +30,6 @@ def lot_given(tab, lot, amount):
     told(tab, tab.get_by_role("button", name="Add").click)
     tab.get_by_label("Quantity").fill(str(amount))
     told(tab, tab.get_by_role("button", name="Set").click)
-
-
-def queued(tab):
-    """The entries of the device's queue (IndexedDB, store.js's batches), as kept."""
-    return tab.evaluate("""() => new Promise((resolve, reject) => {
-        const opening = indexedDB.open("warehouse-scanner");
-        opening.onerror = () => reject(opening.error);
-        opening.onsuccess = () => {
-            const read = opening.result.transaction("batches").objectStore("batches").getAll();
-            read.onsuccess = () => { resolve(read.result); opening.result.close(); };
-        };
-    })""")
 
 
 def test_a_write_off_from_a_location_asks_its_reason_and_books_once(device, dairy):
