@@ -17,7 +17,7 @@ from stock.errors import InsufficientStock, invalid_field, item_errors, say, say
 from stock.naming import lot_words, product_names, warehouse_words
 from stock.policy import Policy
 from stock.quantities import from_milli
-from storage.db import notes_of, upsert_tuples
+from storage.db import add_tuples, notes_of, upsert_tuples
 
 UNPLACED = ""
 RECEIVING = None  # gains_to: the warehouse's receiving location (unplaced where it has none)
@@ -177,19 +177,10 @@ def place(session, id_warehouse: int, deltas: dict[tuple[str, str], int], new_am
 
 
 def _add(session, id_warehouse: int, changes: dict[tuple[str, str, str], int]) -> None:
-    """Add each change to its row (a new row where there is none), in one driver call."""
-    rows = [(id_warehouse, code, lot, location, change) for (code, lot, location), change in sorted(changes.items())
-            if change]
-    if not rows:
-        return
-    connection = session.connection()
-    quote = connection.dialect.identifier_preparer.quote
-    mark = "?" if connection.dialect.paramstyle == "qmark" else "%s"
-    table = quote(LocationBalance.__tablename__)
-    connection.exec_driver_sql(
-        f"INSERT INTO {table} (id_warehouse, product_code, lot, location, amount_milli) "
-        f"VALUES ({', '.join([mark] * 5)}) ON CONFLICT (id_warehouse, product_code, lot, location) "
-        f"DO UPDATE SET amount_milli = {table}.amount_milli + excluded.amount_milli", rows)
+    """Add each change to its row (a new row where there is none), in key order."""
+    add_tuples(session, LocationBalance.__table__, _COLUMNS, _KEY, "amount_milli",
+               [(id_warehouse, code, lot, location, change)
+                for (code, lot, location), change in sorted(changes.items()) if change])
 
 
 def _take(key: tuple[str, str], amount: int, current: dict, changes: dict, walking: dict) -> None:
