@@ -28,14 +28,14 @@ from pathlib import Path
 import five_years
 import idle_connections
 import imports
-import language
 import locations
 import lots_past
 import many_depots
+import page_languages
 import paper
 import processes
 import report
-import scanner
+import scanner_weight
 import scenarios
 import server
 import stock_list
@@ -58,10 +58,10 @@ SCENARIOS = {  # f (peak memory) is measured inside b and d
     "w": stock_warnings.scenario_w,
     "x": stock_warnings.scenario_x,
     "p": paper.scenario_p,
-    "s": scanner.scenario_s,
+    "s": scanner_weight.scenario_s,
     "t": stock_list.scenario_t,
     "n": weak_link.scenario_n,
-    "v": language.scenario_v,
+    "v": page_languages.scenario_v,
     "o": locations.scenario_o,
 }
 

@@ -20,7 +20,7 @@ import time
 
 import server
 from report import Row
-from scanner import CHROMIUM, CHROMIUM_ARGS
+from scanner_weight import CHROMIUM, CHROMIUM_ARGS
 from scenarios import _page_session
 
 # Release 1.4.1 with issue 38's first points (its rooms' tests in folders): every static file

@@ -277,3 +277,12 @@ def test_the_scanners_modules_import_only_those_listed_below_them():
             upwards += [(name, target) for target in re.findall(r'^import .* from "\./([\w.]+)";$', file.read(), re.MULTILINE)
                         if target not in listed[place + 1:]]
     assert upwards == []
+
+
+def test_no_bench_script_takes_the_name_of_a_room():
+    """bench/run.py runs with bench/ first on the path: a bench/language.py stood in for the
+    language/ room, and the scenarios that build the app in their own process failed to import it."""
+    rooms = {name for name in os.listdir(REPO) if os.path.isfile(os.path.join(REPO, name, "__init__.py"))}
+    rooms |= {name[:-3] for name in os.listdir(REPO) if name.endswith(".py")}
+    scripts = {name[:-3] for name in os.listdir(os.path.join(REPO, "bench")) if name.endswith(".py")}
+    assert scripts & rooms == set()
