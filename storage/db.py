@@ -419,8 +419,9 @@ def upsert_tuples(session, table, columns: list[str], key: list[str], rows: list
     """Insert rows, or where one of the same key exists set its other columns (see many_values).
 
     The same statement on SQLite and PostgreSQL; for the few hundred balances a batch changes,
-    SQLAlchemy's own upsert cost more than the database's work. No two rows may share a key:
-    PostgreSQL refuses to change a row twice in one statement.
+    SQLAlchemy's own upsert cost more than the database's work. The callers give each key once
+    (their rows come from dicts): one statement of many rows may not change a row twice on
+    PostgreSQL, should its executemany ever give way to one.
     """
     if not rows:
         return
@@ -433,7 +434,7 @@ def upsert_tuples(session, table, columns: list[str], key: list[str], rows: list
 
 def add_tuples(session, table, columns: list[str], key: list[str], amount: str, rows: list[tuple]) -> None:
     """Add each row's `amount` to the row of its key, a new row where there is none: a change
-    written without reading the rows first. No two rows may share a key (upsert_tuples)."""
+    written without reading the rows first. Each key once, as for upsert_tuples."""
     if not rows:
         return
     connection = session.connection()
@@ -456,6 +457,8 @@ def many_values(connection, head: str, width: int, rows: list[tuple], tail: str 
     once a row, which took about twice as long for a batch's thousand location rows (bench row
     o1). PostgreSQL: one executemany, which psycopg pipelines.
     """
+    if not rows:
+        return
     if connection.dialect.name != "sqlite":
         connection.exec_driver_sql(f"{head} VALUES ({', '.join(['%s'] * width)}){tail}", rows)
         return

@@ -109,7 +109,9 @@ function reading(text, known) {
       if (best && best.score === text.length) break; // every word explained: none reads it better
       for (const values of matches(pattern, text)) {
         let score = pattern.literal;
-        for (const [name, kind] of pattern.places) if (kind === "s") score += reading(values[name], known)?.score || 0;
+        for (const [name, kind] of pattern.places) {
+          if (kind === "s" && MESSAGE_PLACES.has(name)) score += reading(values[name], known)?.score || 0;
+        }
         if (!best || score > best.score) best = { score, words: pattern.words, values, places: pattern.places };
       }
     }
@@ -122,16 +124,33 @@ function reading(text, known) {
  * by its English, its values in place; as it came where the catalogue has no such message. */
 export function said(message) {
   if (typeof message !== "string" || !message || language === "en") return message;
-  return written(message, new Map());
+  if (!shown.has(message)) shown.set(message, written(message, readings));
+  return shown.get(message);
 }
+
+// The page's language is fixed for its life: each text is read once, however often the queue's
+// list is drawn again (a refused thousand-line batch has a message a line).
+const readings = new Map();
+const shown = new Map();
+// Places whose value may be a message of its own (stock/naming.py's "lot L1" and "warehouse 2",
+// the first refused line, an inner error): a product's, a warehouse's or a person's name stays
+// as it came, even where it reads like a message ("lot 5 screws").
+const MESSAGE_PLACES = new Set(["lot", "warehouse", "first", "message", "error"]);
+// Places that hold an amount (stock/quantities.py from_milli) or a day (a date passed as one):
+// written as the language writes them. A location's or a lot's code ("01.02", "2026-11-28") is
+// no amount and no day, and stays as the shelf's label says it.
+const AMOUNT_PLACES = new Set(["amount", "short", "base", "delivered", "returned", "free", "wanted", "available",
+                               "min", "max"]);
+const DAY_PLACES = new Set(["day", "today"]);
 
 function written(text, known) {
   const found = reading(text, known);
   if (!found) return text;
   const { words, values, places } = found;
   // A %(name)r value is quoted as the API wrote it (a code, a unit): it stays as it came.
-  const shown = Object.fromEntries(places.map(([name, kind]) => [name, kind === "s" ? valueOf(values[name], known) : values[name]]));
-  return fill(formOf(words, /^\d+$/.test(values.count ?? "") ? Number(values.count) : null), shown);
+  const filled = Object.fromEntries(places.map(([name, kind]) =>
+    [name, kind === "s" ? valueOf(name, values[name], known) : values[name]]));
+  return fill(formOf(words, /^\d+$/.test(values.count ?? "") ? Number(values.count) : null), filled);
 }
 
 /** A message's words; a count's message in its form for `count`, as tn() chooses it (one whose
@@ -143,13 +162,13 @@ function formOf(translation, count) {
   return translation[index < 0 ? translation.length - 1 : index] || translation[translation.length - 1];
 }
 
-/** A value read out of a message: a message of its own in the language too; an amount with a
- * fraction with the language's decimal sign, a day as the language writes it. Whole numbers,
- * names and codes stay as they are. */
-function valueOf(value, known) {
-  if (reading(value, known)) return written(value, known);
-  if (/^-?\d+\.\d+$/.test(value)) return number(Number(value));
-  if (/^\d{4}-\d{2}-\d{2}$/.test(value)) return day(value);
+/** A value read out of a message by its place: a message of its own in the language too; an
+ * amount with a fraction with the language's decimal sign, a day as the language writes it.
+ * Whole numbers, names and codes stay as they are. */
+function valueOf(name, value, known) {
+  if (MESSAGE_PLACES.has(name) && reading(value, known)) return written(value, known);
+  if (AMOUNT_PLACES.has(name) && /^-?\d+\.\d+$/.test(value)) return number(Number(value));
+  if (DAY_PLACES.has(name) && /^\d{4}-\d{2}-\d{2}$/.test(value)) return day(value);
   return value;
 }
 

@@ -84,3 +84,35 @@ def test_a_refusal_kept_on_the_queue_reads_in_the_language_chosen_later(phone, d
     # Kept as the service answered it: read in the device's language only as it is shown.
     assert sorted(entry["answer"]["message"] for entry in queued(tab)) == [
         "1 batch item(s) refused, e.g.: Butter 250 g (BUTTER) is not active.", english_short]
+
+
+SAID = """async (texts) => {
+  const modules = JSON.parse(document.querySelector('script[type="importmap"]').textContent).imports;
+  const words = await import(Object.keys(modules).find((name) => name.endsWith("/words.js")));
+  return texts.map((text) => words.said(text));
+}"""
+
+
+def test_a_name_or_a_code_inside_a_refusal_stays_as_the_label_says_it(phone, dairy):
+    """Only a place that holds a message, an amount or a day is read anew: a product named like a
+    message ("lot 5 screws"), a lot that looks like a day and a shelf that looks like an amount
+    stay as they came, while the amounts beside them take the language's decimal sign."""
+    main = warehouse_name(dairy, 1)
+    tab = paired(phone, dairy, dairy.key("phone-1"))
+    tab.locator("#language").select_option("sl")
+    expect(tab.locator("html")).to_have_attribute("lang", "sl")
+    catalogue = words("sl")
+    lot = catalogue.gettext("lot %(lot)s") % {"lot": "2026-11-28"}
+    in_warehouse = ("Not enough stock of %(product)s, %(lot)s, in %(warehouse)s: %(amount)s in stock, "
+                    "short by %(short)s.")
+    at_location = ("Not enough stock of %(product)s, %(lot)s, at location %(location)s of %(warehouse)s: "
+                   "%(amount)s there, short by %(short)s.")
+    english = [in_warehouse % {"product": "lot 5 screws", "lot": "lot 2026-11-28", "warehouse": main,
+                               "amount": "2.5", "short": "1.5"},
+               at_location % {"product": "Cream", "lot": "without a lot", "location": "01.02", "warehouse": main,
+                              "amount": "0.5", "short": "3.25"}]
+    assert tab.evaluate(SAID, english) == [
+        catalogue.gettext(in_warehouse) % {"product": "lot 5 screws", "lot": lot, "warehouse": main,
+                                           "amount": "2,5", "short": "1,5"},
+        catalogue.gettext(at_location) % {"product": "Cream", "lot": catalogue.gettext("without a lot"),
+                                          "location": "01.02", "warehouse": main, "amount": "0,5", "short": "3,25"}]
