@@ -21,7 +21,7 @@ STOCKED = 50  # locations each product lies on: 400 x 50 = 20,000 location balan
 REPEATS = 9
 # o1 compares two medians a few ms apart on a ~30 ms request: more rounds, so that one slow
 # round of either service (a WAL checkpoint, another process) moves its median less.
-O1_ROUNDS = 21
+O1_ROUNDS = 41
 
 
 def location_code(aisle: int, bay: int) -> str:

@@ -22,9 +22,10 @@ _CHUNK = 500  # locations a statement names at most (a bound on its parameters)
 
 def plan_places(lines: list[dict], places: dict[tuple[str, str], list[tuple]]) -> list[dict]:
     """Where each line's picks are taken: `lines` as plan_picks answers them (each with its picks
-    of lots), `places` per (product, lot) its pickable stock [(walking key, location, amount_milli)]
-    in walking order. Returns a row per line, lot and location {item_number, product_code, lot,
-    date_exp, location, walk, amount_milli}; a location taken for one line is not offered again."""
+    of lots), `places` per (product, lot) its pickable stock [(walk, location, amount_milli)] in
+    walking order, `walk` its place in that order. Returns a row per line, lot and location
+    {item_number, product_code, lot, date_exp, location, walk, amount_milli}; a location taken
+    for one line is not offered again."""
     left: dict[tuple, int] = {}  # what is left on the places taken from so far
     rows = []
     for line in lines:
@@ -59,7 +60,7 @@ def in_walking_order(rows: list[dict]) -> list[dict]:
 def pickable(session, id_warehouse: int, codes) -> tuple[dict[str, list[dict]], dict[tuple[str, str], list[tuple]]]:
     """The warehouse's stock of those products that may be picked (hold locations left out):
     per product its lots {lot, date_exp, amount_milli}, and per (product, lot) its places in
-    walking order [(walking key, location, amount_milli)]."""
+    walking order [(walk, location, amount_milli)], `walk` the location's place in that order."""
     if not codes:
         return {}, {}
     lb = LocationBalance
@@ -96,18 +97,18 @@ def pickable(session, id_warehouse: int, codes) -> tuple[dict[str, list[dict]], 
     return lots, places
 
 
-def _walks(connection, id_warehouse: int, named: set[str]) -> dict[str, tuple]:
-    """{location: its walking key} of those locations that may be picked from: unplaced stock
-    first, hold locations and codes of no location left out."""
-    walks = {UNPLACED: _FIRST} if UNPLACED in named else {}
+def _walks(connection, id_warehouse: int, named: set[str]) -> dict[str, int]:
+    """{location: its place in the walking order} of those locations that may be picked from:
+    unplaced stock first, hold locations and codes of no location left out. A number, not the
+    (sequence, natural order, code) it stands for: an order's thousands of places sort by it."""
+    keys = [_FIRST] if UNPLACED in named else []
     codes = sorted(named - {UNPLACED})
     for start in range(0, len(codes), _CHUNK):
-        for code, sequence, sort_key in connection.execute(
-                select(Location.code, Location.sequence, Location.sort_key)
-                .where(Location.id_warehouse == id_warehouse, Location.code.in_(codes[start:start + _CHUNK]),
-                       Location.hold == 0)):
-            walks[code] = (sequence, sort_key, code)
-    return walks
+        keys.extend((sequence, sort_key, code) for code, sequence, sort_key in connection.execute(
+            select(Location.code, Location.sequence, Location.sort_key)
+            .where(Location.id_warehouse == id_warehouse, Location.code.in_(codes[start:start + _CHUNK]),
+                   Location.hold == 0)))
+    return {code: rank for rank, (_, _, code) in enumerate(sorted(keys))}
 
 
 def _open_lines(order: OrderDocument) -> list[dict]:
