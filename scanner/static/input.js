@@ -56,7 +56,10 @@ export class ScanInput {
     const burst = this.burst;
     this.burst = null;
     const target = event.target;
-    const isWedge = burst !== null && burst.target === target && burst.text.length >= MIN_LENGTH
+    // The focus may come back to the scan field between a code's last character and its Enter (a
+    // busy page runs the refocus after the keys already queued): the code is still the field's.
+    const refocused = burst !== null && burst.target !== target && target === this.field && !editable(burst.target);
+    const isWedge = burst !== null && (burst.target === target || refocused) && burst.text.length >= MIN_LENGTH
       && now - burst.last <= PAUSE_MS && (now - burst.first) / burst.text.length <= GAP_MS;
     if (target === this.field) {
       // The field holds the code, unless some of it arrived before the field had its focus back:
