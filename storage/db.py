@@ -423,26 +423,26 @@ def upsert_tuples(session, table, columns: list[str], key: list[str], rows: list
     (their rows come from dicts): one statement of many rows may not change a row twice on
     PostgreSQL, should its executemany ever give way to one.
     """
-    if not rows:
-        return
-    connection = session.connection()
-    quote = connection.dialect.identifier_preparer.quote
-    sets = ", ".join(f"{quote(c)} = excluded.{quote(c)}" for c in columns if c not in key)
-    many_values(connection, f"INSERT INTO {quote(table.name)} ({', '.join(quote(c) for c in columns)})",
-                len(columns), rows, f" ON CONFLICT ({', '.join(quote(c) for c in key)}) DO UPDATE SET {sets}")
+    _on_conflict(session, table, columns, key, rows, lambda quote, name: ", ".join(
+        f"{quote(c)} = excluded.{quote(c)}" for c in columns if c not in key))
 
 
 def add_tuples(session, table, columns: list[str], key: list[str], amount: str, rows: list[tuple]) -> None:
     """Add each row's `amount` to the row of its key, a new row where there is none: a change
     written without reading the rows first. Each key once, as for upsert_tuples."""
+    _on_conflict(session, table, columns, key, rows, lambda quote, name: (
+        f"{quote(amount)} = {name}.{quote(amount)} + excluded.{quote(amount)}"))
+
+
+def _on_conflict(session, table, columns: list[str], key: list[str], rows: list[tuple], sets) -> None:
+    """Insert rows; where one of the same key exists, `sets(quote, quoted table name)` changes it."""
     if not rows:
         return
     connection = session.connection()
     quote = connection.dialect.identifier_preparer.quote
-    table_name = quote(table.name)
-    many_values(connection, f"INSERT INTO {table_name} ({', '.join(quote(c) for c in columns)})", len(columns),
-                rows, f" ON CONFLICT ({', '.join(quote(c) for c in key)}) "
-                      f"DO UPDATE SET {quote(amount)} = {table_name}.{quote(amount)} + excluded.{quote(amount)}")
+    name = quote(table.name)
+    many_values(connection, f"INSERT INTO {name} ({', '.join(quote(c) for c in columns)})", len(columns), rows,
+                f" ON CONFLICT ({', '.join(quote(c) for c in key)}) DO UPDATE SET {sets(quote, name)}")
 
 
 # Values a statement of many rows binds at most on SQLite: below every build's limit (999 before

@@ -124,14 +124,12 @@ function reading(text, known) {
  * by its English, its values in place; as it came where the catalogue has no such message. */
 export function said(message) {
   if (typeof message !== "string" || !message || language === "en") return message;
-  if (!shown.has(message)) shown.set(message, written(message, readings));
-  return shown.get(message);
+  return written(message, readings);
 }
 
 // The page's language is fixed for its life: each text is read once, however often the queue's
 // list is drawn again (a refused thousand-line batch has a message a line).
 const readings = new Map();
-const shown = new Map();
 // Places whose value may be a message of its own (stock/naming.py's "lot L1" and "warehouse 2",
 // the first refused line, an inner error): a product's, a warehouse's or a person's name stays
 // as it came, even where it reads like a message ("lot 5 screws").

@@ -4,13 +4,18 @@ taken, a move short at its source, a write-off beyond the stock. Through the tes
 """
 import html
 import re
+from datetime import date
 
 import pytest
+from flask_babel import force_locale
 
 from conftest import token_of
 from helpers import batch, created, item, product
 from identity import people
+from language.catalogue import translated, translated_fields
 from stock.audit import cli_actor
+from stock.errors import Invalid, say
+from stock.policy import Policy, refuse_far_future
 from storage.db import db
 
 
@@ -23,6 +28,14 @@ def speaks(app, language):
 def said(response) -> str:
     """The page's text as a person reads it (quotes unescaped, lines joined)."""
     return " ".join(html.unescape(response.get_data(as_text=True)).split())
+
+
+def write_off_form(admin, write_off_id, amount):
+    """The write-off form of lot L1 of CHEESE in warehouse 1, as sent from its confirmation page."""
+    confirm = admin.get("/write-offs/new?warehouse=1&product=CHEESE&lot=L1")
+    return admin.post("/write-offs/new", data={
+        "token": token_of(confirm), "write_off_id": write_off_id, "warehouse": "1", "product": "CHEESE", "lot": "L1",
+        "amount": amount, "reason": "damaged", "note": ""})
 
 
 def product_form(admin, **fields):
@@ -89,10 +102,7 @@ def test_a_move_short_at_its_source_is_refused_in_the_persons_language(depot, ad
 ])
 def test_a_write_off_beyond_the_stock_is_refused_in_the_persons_language(depot, admin, app, language, says):
     speaks(app, language)
-    confirm = admin.get("/write-offs/new?warehouse=1&product=CHEESE&lot=L1")
-    response = admin.post("/write-offs/new", data={
-        "token": token_of(confirm), "write_off_id": "w-1", "warehouse": "1", "product": "CHEESE", "lot": "L1",
-        "amount": "9", "reason": "damaged", "note": ""})
+    response = write_off_form(admin, "w-1", "9")
     assert response.status_code == 409
     assert says in said(response)
     assert "Not enough stock" not in said(response)
@@ -110,10 +120,7 @@ def test_a_write_off_beyond_the_stock_is_refused_in_the_persons_language(depot, 
 ])
 def test_an_amount_in_a_refusal_is_written_with_the_languages_decimal_sign(depot, admin, app, language, says):
     speaks(app, language)
-    confirm = admin.get("/write-offs/new?warehouse=1&product=CHEESE&lot=L1")
-    response = admin.post("/write-offs/new", data={
-        "token": token_of(confirm), "write_off_id": "w-3", "warehouse": "1", "product": "CHEESE", "lot": "L1",
-        "amount": "9.5", "reason": "damaged", "note": ""})
+    response = write_off_form(admin, "w-3", "9.5")
     assert response.status_code == 409
     assert says in said(response)
 
@@ -177,14 +184,6 @@ def test_a_schema_s_own_message_reads_in_the_persons_language_on_a_form(depot, a
 def test_a_day_in_a_refusal_is_written_as_the_language_writes_it(app, language, far, keeps):
     """A rule passes its days as dates (the API's English writes them ISO, tests/api/test_messages.py):
     a page writes them as its language does, sl 1. 1. 2099, de 01.01.2099."""
-    from datetime import date
-
-    from flask_babel import force_locale
-
-    from language.catalogue import translated, translated_fields
-    from stock.errors import Invalid, say
-    from stock.policy import Policy, refuse_far_future
-
     with pytest.raises(Invalid) as refused:
         refuse_far_future(date(2099, 1, 1), date(2026, 11, 27), Policy(), ("data", "batch_settings", "date"))
     assert str(refused.value.fields["data"]["batch_settings"]["date"][0]) == (
