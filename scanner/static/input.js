@@ -4,7 +4,8 @@
 //           the focus is: a burst that landed in another field (the quantity) is taken back out of it.
 //           On average, so that one late character (a busy phone) does not split a scan; a pause
 //           longer than PAUSE_MS starts a new burst.
-//   typed   the Scan field's text, ended by Enter or Tab, however slowly it was typed
+//   typed   the Scan field's text, ended by Enter or Tab, however slowly it was typed; so too keys
+//           typed while something that takes no text had the focus (the Reason's list, a button)
 //   camera  camera.js's reads
 // The same code again within a moment counts once: a wedge that sends a code twice (its second copy
 // begins within DOUBLE_WEDGE_MS of the first one's end; a person pulls the trigger again later), a
@@ -39,11 +40,16 @@ export class ScanInput {
       return;
     }
     const target = event.target;
-    const moved = this.burst !== null && this.burst.target !== target;
+    const burst = this.burst;
+    const moved = burst !== null && burst.target !== target;
+    const paused = burst !== null && now - burst.last > PAUSE_MS;
     // The page gives the scan field its focus back a moment after a tap elsewhere: a code that began
     // to arrive before that goes on in the field.
-    const refocused = moved && target === this.field && !editable(this.burst.target);
-    if (!this.burst || now - this.burst.last > PAUSE_MS || (moved && !refocused)) {
+    const refocused = moved && !paused && target === this.field && !editable(burst.target);
+    // Keys into an element that takes no text (the Reason's list, a button) can only be a code, however
+    // slowly a busy phone delivers them; in a field that takes text a pause begins anew.
+    const goesOn = refocused || (burst !== null && !moved && (!paused || !editable(target)));
+    if (!goesOn) {
       this.burst = { text: "", first: now, last: now, target, before: "value" in target ? target.value : null };
     } else if (refocused) {
       this.burst.target = target;
@@ -72,11 +78,14 @@ export class ScanInput {
       if (text) this.emit(text, isWedge ? "wedge" : "typed", isWedge ? burst.first : now, now);
       return;
     }
-    if (isWedge && !this.keepsTyping(target)) {
+    // Typed, at any pace, while something that takes no text had the focus: the code is the Scan field's.
+    const typedElsewhere = !isWedge && burst !== null && burst.target === target && !editable(target)
+      && burst.text.length >= MIN_LENGTH;
+    if ((isWedge || typedElsewhere) && !this.keepsTyping(target)) {
       // The trigger was pulled while another field had the focus: the code was typed into it.
       event.preventDefault();
       if (burst.before !== null) target.value = burst.before;
-      this.emit(burst.text, "wedge", burst.first, now);
+      this.emit(burst.text, isWedge ? "wedge" : "typed", isWedge ? burst.first : now, now);
     }
   }
 

@@ -159,6 +159,22 @@ def test_a_wedge_scan_while_the_reason_has_the_focus_keeps_the_reason(device, da
     assert placed(dairy) == {("DOCK", "MILK-1L", ""): 29}
 
 
+def test_a_code_typed_slowly_while_the_reason_has_the_focus_is_scanned(device, dairy):
+    # A busy phone may space a wedge's keys further apart than a scan's pace; the Reason's list takes
+    # no text, so its keys are a code whatever their pace (and were once dropped without a word).
+    racks(dairy)
+    put_away(dairy, 1, [("MILK-1L", 30, "DOCK", "", "")])
+    tab = paired(device, dairy, dairy.key("phone-1"))
+    tab.get_by_role("button", name="Write off").click()
+    tab.get_by_label("Reason").select_option("lost")
+    expect(tab.locator("#last")).to_contain_text("Reason: Lost")
+    tab.get_by_label("Reason").focus()
+    told(tab, lambda: (tab.keyboard.type("DOCK", delay=400), tab.keyboard.press("Enter")))
+    expect(tab.locator("#last")).to_contain_text("Location DOCK")
+    expect(tab.get_by_label("Reason")).to_have_value("lost")
+    expect(tab.locator("#scan")).to_be_focused()
+
+
 def test_a_return_keeps_its_one_location_once_it_has_lines(device, dairy):
     delivered(dairy)
     tab = paired(device, dairy, dairy.key("phone-1"))
