@@ -29,11 +29,12 @@
                      batch numbers, the catalogue, IndexedDB, calls with the key (no DOM: a test
                      may drive them alone)
     lot_flows.js     a write-off's and a return's reasons and bodies (no DOM)
-    flow.js, locations.js, amounts.js   a flow's rules (what a scan adds, the batches it books); locations
-                     on the device (a code looked up, the pick plan followed, a move's body); amounts (no DOM)
+    flow.js, locations.js   a flow's rules (what a scan adds, the batches it books); locations on the
+                     device (a code looked up, the pick plan followed, a move's body) (no DOM)
     language.js      the device's own language, kept in a cookie of /scan, the page drawn again in it
     words.js         the page's words in its language, t("..."), from the catalogues the page carries;
-                     numbers and dates by Intl (DESIGN 29)
+                     numbers and dates as the pages write them (DESIGN 29)
+    amounts.js       amounts as whole thousandths, as the API writes and takes them (no DOM)
     worker.js        the service worker (offline start): keeps every file of static/, listed by
                      views.py as it serves it
 

@@ -190,6 +190,16 @@ def kept(tab, name):
     })""", name)
 
 
+def words_js(tab, function, calls):
+    """words.js's `function` as the page's own module has it (the import map's hashed name), applied
+    to each list of arguments in `calls`."""
+    return tab.evaluate("""async ([name, calls]) => {
+        const modules = JSON.parse(document.querySelector('script[type="importmap"]').textContent).imports;
+        const words = await import(Object.keys(modules).find((module) => module.endsWith("/words.js")));
+        return calls.map((args) => words[name](...args));
+    }""", [function, calls])
+
+
 def queued(tab):
     """The entries of the device's queue (IndexedDB, store.js's batches), as kept."""
     return tab.evaluate("""() => new Promise((resolve, reject) => {

@@ -8,7 +8,7 @@ import { signal } from "./feedback.js";
 import * as rules from "./flow.js";
 import { $, focusScan } from "./screen.js";
 import { screenOf, state } from "./state.js";
-import { amount, t } from "./words.js";
+import { amount, day, t } from "./words.js";
 
 /** A flow's title in the page's language (flow.js keeps the English one the batches are named by). */
 const TITLES = { receive: () => t("Receive"), pick: () => t("Pick"), ship: () => t("Ship"), count: () => t("Count"),
@@ -56,7 +56,7 @@ export function drawLines(flow, leave) {
     li.dataset.index = String(index);
     const name = document.createElement("span");
     name.className = "name";
-    name.textContent = `${line.name}${line.lot ? ` · ${t("lot %(lot)s", { lot: line.lot })}` : ""}${line.date_exp ? ` · ${line.date_exp}` : ""}`
+    name.textContent = `${line.name}${line.lot ? ` · ${t("lot %(lot)s", { lot: line.lot })}` : ""}${line.date_exp ? ` · ${day(line.date_exp)}` : ""}`
       + `${line.location ? ` · ${t("at %(location)s", { location: line.location })}` : ""}`;
     const amount = document.createElement("span");
     amount.className = "amount";
@@ -71,7 +71,7 @@ export function drawLines(flow, leave) {
     const still = Math.max(0, line.open_milli - rules.scannedBase(flow, line.product_code));
     const li = document.createElement("li");
     li.className = still ? "" : "done";
-    const lots = line.picks.filter((pick) => pick.lot).map((pick) => `${pick.lot}${pick.date_exp ? ` (${pick.date_exp})` : ""}`);
+    const lots = line.picks.filter((pick) => pick.lot).map((pick) => `${pick.lot}${pick.date_exp ? ` (${day(pick.date_exp)})` : ""}`);
     li.textContent = t("%(product)s: %(still)s of %(ordered)s %(unit)s left", { product: product ? product.name : line.product_code,
                                                                                 still: amount(still), ordered: amount(line.open_milli),
                                                                                 unit: product ? product.base_unit : "" })

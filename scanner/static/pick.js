@@ -7,7 +7,6 @@
 // names the next location and what to take there, and each line is booked as taken from the
 // location the plan took it from (its wplace).
 
-import { fromMilli } from "./amounts.js";
 import { call } from "./api.js";
 import { refresh } from "./data.js";
 import { signal } from "./feedback.js";
@@ -22,7 +21,7 @@ import { $, choose, confirm, note } from "./screen.js";
 import { show } from "./show.js";
 import { state } from "./state.js";
 import * as store from "./store.js";
-import { said, t } from "./words.js";
+import { amount, said, t } from "./words.js";
 
 export const pick = flowScreen("pick", {
   ask: takeOrder,
@@ -103,7 +102,7 @@ function lotHere(flow, code) {
 function stopText(stop) {
   return stop.rows.map((row) => {
     const product = state.catalogue.product(row.product_code);
-    return `${product ? product.name : row.product_code}${row.lot ? ` ${t("lot %(lot)s", { lot: row.lot })}` : ""} ${fromMilli(row.left_milli)} ${product ? product.base_unit : ""}`.trim();
+    return `${product ? product.name : row.product_code}${row.lot ? ` ${t("lot %(lot)s", { lot: row.lot })}` : ""} ${amount(row.left_milli)} ${product ? product.base_unit : ""}`.trim();
   }).join(", ");
 }
 

@@ -8,7 +8,7 @@ import * as rules from "./flow.js";
 import { amountText, tell } from "./lines.js";
 import { $, confirm, focusScan } from "./screen.js";
 import { keepFlow, screenOf, state } from "./state.js";
-import { amount, t } from "./words.js";
+import { amount, day, t } from "./words.js";
 
 /** input.js's one callback: a code from the trigger, the keyboard or the camera. */
 export async function scanned(text) {
@@ -82,7 +82,7 @@ function askLot(found) {
     const button = document.createElement("button");
     button.type = "button";
     button.className = "quiet small";
-    button.textContent = `${pick.lot}${pick.date_exp ? ` · ${pick.date_exp}` : ""} · ${amount(pick.amount_milli)}`;
+    button.textContent = `${pick.lot}${pick.date_exp ? ` · ${day(pick.date_exp)}` : ""} · ${amount(pick.amount_milli)}`;
     button.addEventListener("click", () => { $("lot").value = pick.lot; $("lot").focus(); });
     return button;
   }));

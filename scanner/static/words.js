@@ -1,8 +1,10 @@
 // The scanner's words in the page's language (DESIGN 29): the page carries them, read by the
 // service from the same catalogues as the office's pages (language/catalogue.py), so there is no
 // build step. t("Send now") gives the words; t("%(count)s waiting", { count }) fills the places.
-// Numbers and dates are written by the browser's Intl in the same language. said(message) reads a
+// Numbers and dates are written as the pages write them. said(message) reads a
 // refusal of the service, which answers in English, back into the same language.
+
+import { fromMilli, toMilli } from "./amounts.js";
 
 const element = typeof document === "undefined" ? null : document.getElementById("words");
 const words = element ? JSON.parse(element.textContent || "{}") : {};
@@ -165,30 +167,51 @@ function formOf(translation, count) {
  * Whole numbers, names and codes stay as they are. */
 function valueOf(name, value, known) {
   if (MESSAGE_PLACES.has(name) && reading(value, known)) return written(value, known);
-  if (AMOUNT_PLACES.has(name) && /^-?\d+\.\d+$/.test(value)) return number(Number(value));
+  if (AMOUNT_PLACES.has(name) && /^-?\d+\.\d+$/.test(value)) return amountOf(value);
   if (DAY_PLACES.has(name) && /^\d{4}-\d{2}-\d{2}$/.test(value)) return day(value);
   return value;
 }
 
-/** An ISO day as the pages write it (language/formats.py): 5. 12. 2026 (sl), 05.12.2026 (de). */
+/** An amount as the API wrote it ("-1234.5"), as the language writes it; as it came when it has more
+ * places than an amount has. */
+function amountOf(value) {
+  const milli = toMilli(value.replace(/^-/, ""));
+  if (milli === null) return value;
+  return amount(value.startsWith("-") ? -milli : milli);
+}
+
+// As the pages (language/formats.py): Slovenian and German write days and amounts as their people
+// do; English keeps the API's own forms (2026-11-27, 1234.5), which the office reads everywhere.
+const OWN_FORMS = language === "sl" || language === "de";
+
+/** An ISO day as the pages write it: 2026-12-05 (en), 5. 12. 2026 (sl), 05.12.2026 (de). */
 export function day(iso) {
+  if (!OWN_FORMS) return iso;
   const [year, month, date] = iso.split("-").map(Number);
   const digits = language === "de" ? "2-digit" : "numeric";
   return new Intl.DateTimeFormat(language, { timeZone: "UTC", year: "numeric", month: digits, day: digits })
     .format(new Date(Date.UTC(year, month - 1, date)));
 }
 
-/** A moment as the language writes it: 27. 11. 2026 14:05 (sl), 27.11.2026, 14:05 (de). */
+/** A moment as the pages write it, on the device's clock: its day, then a 24-hour time: 2026-11-27
+ * 14:05 (en), 27. 11. 2026 14:05 (sl), 27.11.2026 14:05 (de). */
 export function moment(value) {
-  return new Intl.DateTimeFormat(language, { dateStyle: "short", timeStyle: "short" }).format(new Date(value));
+  const at = new Date(value);
+  const two = (n) => String(n).padStart(2, "0");
+  return `${day(`${at.getFullYear()}-${two(at.getMonth() + 1)}-${two(at.getDate())}`)} ${two(at.getHours())}:${two(at.getMinutes())}`;
 }
 
-/** Thousandths as the language writes the amount: 1500 -> 1,5 in sl and de. */
+/** Thousandths as the pages write the amount (language/formats.py amount_text): 1234.5 as the API
+ * writes it in English, 1.234,5 in sl and de (grouped from four digits on, as Babel's pattern does,
+ * where the browser's own Slovenian would write 1234,5). */
 export function amount(milli) {
-  return number(milli / 1000);
+  if (!OWN_FORMS) return fromMilli(milli);
+  // The sign as the pages write it: the browser's Slovenian writes the minus sign U+2212.
+  const grouped = new Intl.NumberFormat(language, { maximumFractionDigits: 3, useGrouping: "always" });
+  return (milli < 0 ? "-" : "") + grouped.format(Math.abs(milli) / 1000);
 }
 
-/** A number as the language writes it: 1.234,5 in sl and de. */
+/** A count as the pages group it (language/formats.py count_text): 12,345 (en), 12.345 (sl, de). */
 export function number(value) {
-  return new Intl.NumberFormat(language, { maximumFractionDigits: 3 }).format(value);
+  return new Intl.NumberFormat(language, { maximumFractionDigits: 0, useGrouping: "always" }).format(value);
 }

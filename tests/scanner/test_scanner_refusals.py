@@ -13,7 +13,7 @@ from playwright.sync_api import expect
 from browsing import fits
 from helpers import batch, item
 from language import TRANSLATIONS
-from scanner_page import BUTTER, paired, queued, receive, told, warehouse_name, wedge
+from scanner_page import BUTTER, paired, queued, receive, told, warehouse_name, wedge, words_js
 
 CREAM = "CREAM-1L"
 
@@ -86,13 +86,6 @@ def test_a_refusal_kept_on_the_queue_reads_in_the_language_chosen_later(phone, d
         "1 batch item(s) refused, e.g.: Butter 250 g (BUTTER) is not active.", english_short]
 
 
-SAID = """async (texts) => {
-  const modules = JSON.parse(document.querySelector('script[type="importmap"]').textContent).imports;
-  const words = await import(Object.keys(modules).find((name) => name.endsWith("/words.js")));
-  return texts.map((text) => words.said(text));
-}"""
-
-
 def test_a_name_or_a_code_inside_a_refusal_stays_as_the_label_says_it(phone, dairy):
     """Only a place that holds a message, an amount or a day is read anew: a product named like a
     message ("lot 5 screws"), a lot that looks like a day and a shelf that looks like an amount
@@ -111,7 +104,7 @@ def test_a_name_or_a_code_inside_a_refusal_stays_as_the_label_says_it(phone, dai
                                "amount": "2.5", "short": "1.5"},
                at_location % {"product": "Cream", "lot": "without a lot", "location": "01.02", "warehouse": main,
                               "amount": "0.5", "short": "3.25"}]
-    assert tab.evaluate(SAID, english) == [
+    assert words_js(tab, "said", [[text] for text in english]) == [
         catalogue.gettext(in_warehouse) % {"product": "lot 5 screws", "lot": lot, "warehouse": main,
                                            "amount": "2,5", "short": "1,5"},
         catalogue.gettext(at_location) % {"product": "Cream", "lot": catalogue.gettext("without a lot"),
