@@ -49,7 +49,12 @@ def amount_to_type(value: Decimal | int | str, language: str) -> str:
     """An amount filled into a form, as the person would type it: no thousands grouped (a German
     "1.234" typed back would read as one point two three four), the language's decimal sign."""
     text = format(Decimal(value).normalize(), "f")  # "f": normalize() alone writes 1000 as 1E+3
-    return text.replace(".", ",") if CSV_CONVENTIONS.get(language, (",", False))[1] else text
+    return text.replace(".", decimal_sign(language))
+
+
+def decimal_sign(language: str) -> str:
+    """The sign a person types between an amount's whole part and its fraction: "," in sl and de."""
+    return "," if CSV_CONVENTIONS.get(language, (",", False))[1] else "."
 
 
 def typed_amount(text: str, language: str) -> str:

@@ -10,6 +10,7 @@ from markupsafe import Markup
 from language import LANGUAGES, NAMES
 from language.catalogue import scanner_messages, scanner_refusals
 from language.choice import browser_language, depot_language
+from language.formats import decimal_sign
 from page_policy import blueprint_policy
 from scanner import STATIC, bp
 from version import VERSION
@@ -72,7 +73,8 @@ def scan_page():
     with force_locale(language):
         page = render_template("scanner/scan.html", version=VERSION, import_map=Markup(IMPORT_MAP), language=language,
                                words=words_json(scanner_messages(language)), refusals=words_json(scanner_refusals(language)),
-                               device_language=device_language(), language_names=NAMES)
+                               device_language=device_language(), language_names=NAMES,
+                               decimal=decimal_sign(language))
     response = make_response(page)
     # The page is kept by the service worker; the browser's own cache must never serve an old one,
     # and asks again with the page's ETag: a reload costs a 304 while the release is the same.

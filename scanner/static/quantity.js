@@ -2,12 +2,12 @@
 // a count: "found none"), more than the order has left asked first. A tap on a line highlights it
 // and opens the keypad on its amount.
 
-import { fromMilli, toMilli } from "./amounts.js";
+import { toMilli } from "./amounts.js";
 import * as rules from "./flow.js";
 import { amountText, drawFlow, tell } from "./lines.js";
 import { $, confirm } from "./screen.js";
 import { keepFlow, state } from "./state.js";
-import { amount, t } from "./words.js";
+import { amount, amountToType, t } from "./words.js";
 
 /** The keypad opens with the quantity, so that the scanned lines keep the screen the rest of the time. */
 export function openKeypad() {
@@ -52,6 +52,6 @@ export function chooseLine(event) {
   state.flow.last = Number(li.dataset.index);
   keepFlow();
   drawFlow();
-  $("quantity").value = fromMilli(state.flow.lines[state.flow.last].amount_milli);
+  $("quantity").value = amountToType(state.flow.lines[state.flow.last].amount_milli);
   openKeypad();
 }

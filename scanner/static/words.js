@@ -211,6 +211,13 @@ export function amount(milli) {
   return (milli < 0 ? "-" : "") + grouped.format(Math.abs(milli) / 1000);
 }
 
+/** Thousandths as a person types the amount (language/formats.py amount_to_type): ungrouped, with
+ * the language's decimal sign: 1234,5 in sl and de. */
+export function amountToType(milli) {
+  const text = fromMilli(milli);
+  return OWN_FORMS ? text.replace(".", ",") : text;
+}
+
 /** A count as the pages group it (language/formats.py count_text): 12,345 (en), 12.345 (sl, de). */
 export function number(value) {
   return new Intl.NumberFormat(language, { maximumFractionDigits: 0, useGrouping: "always" }).format(value);

@@ -12,7 +12,7 @@ from playwright.sync_api import expect
 
 from language import TRANSLATIONS
 from language.formats import amount_text, count_text, day_text, moment_text
-from scanner_page import CHEESE, choose, paired, pick_order, stock_up, wedge, words_js
+from scanner_page import CHEESE, choose, paired, pick_order, stock_up, told, wedge, words_js
 from stock.quantities import from_milli
 
 AMOUNTS = [0, 1, 500, 1500, 999_999, 1_234_500, -1_234_500, 12_345_678, 1_000_000_000]
@@ -54,3 +54,21 @@ def test_a_lots_best_before_and_its_amount_on_the_scanner_read_as_the_language_w
     wedge(tab, CHEESE)
     expect(tab.locator("#lot-choices button")).to_have_text(["L-OLD · 31. 1. 2027 · 1.234",
                                                              "L-NEW · 30. 6. 2027 · 6"])  # the plan: 1234 + 6
+
+
+def test_the_keypad_types_an_amount_with_the_languages_decimal_sign(phone, dairy):
+    dairy.ok("POST", "/v1/products/", {"product_code": "CREAM", "name": "Cream", "base_unit": "l",
+                                       "base_unit_barcode": "CREAM-1L", "decimal_places": 1})
+    tab = paired(phone, dairy, dairy.key("phone-1"))
+    in_language(tab, "sl")
+    tab.get_by_role("button", name=catalogue("sl").gettext("Receive")).click()
+    assert wedge(tab, "CREAM-1L") == "ok"
+    tab.locator("#quantity").click()
+    for key in ("1", "2", "3", "4", ",", "5"):
+        tab.locator("#quantity-form button[data-key]", has_text=key).click()
+    expect(tab.locator("#quantity")).to_have_value("1234,5")
+    told(tab, tab.locator("#quantity-form button.set").click)
+    expect(tab.locator("#lines li").first).to_contain_text("1.234,5 l")
+    tab.locator("#lines li").first.click()  # the line's amount back in the field, as it was typed
+    expect(tab.locator("#quantity")).to_have_value("1234,5")
+    assert not tab.locator("#quantity-form button[data-key='.']").count()
