@@ -5,7 +5,9 @@
 //           On average, so that one late character (a busy phone) does not split a scan; a pause
 //           longer than PAUSE_MS starts a new burst.
 //   typed   the Scan field's text, ended by Enter or Tab, however slowly it was typed; so too keys
-//           typed while something that takes no text had the focus (the Reason's list, a button)
+//           that came while something that takes no text had the focus (the Reason's list, a
+//           button, the page), at any pace up to SLOW_MS a key: nobody types there, but a busy
+//           phone may space a scan's keys out, and a stray key seconds before a scan is no part of it
 //   camera  camera.js's reads
 // The same code again within a moment counts once: a wedge that sends a code twice (its second copy
 // begins within DOUBLE_WEDGE_MS of the first one's end; a person pulls the trigger again later), a
@@ -13,6 +15,7 @@
 
 const GAP_MS = 80;
 const PAUSE_MS = 250;
+const SLOW_MS = 2000;
 const MIN_LENGTH = 3;
 const DOUBLE_WEDGE_MS = 250;
 const DOUBLE_CAMERA_MS = 1500;
@@ -24,7 +27,7 @@ export class ScanInput {
     this.field = field;
     this.scanned = scanned;
     this.keepsTyping = keepsTyping;
-    this.burst = null; // {text, last, target, before}
+    this.burst = null; // {text, first, last, target, before, noText}
     this.previous = { text: "", at: 0, source: "" };
     document.addEventListener("keydown", (event) => this.key(event), true);
   }
@@ -42,15 +45,14 @@ export class ScanInput {
     const target = event.target;
     const burst = this.burst;
     const moved = burst !== null && burst.target !== target;
-    const paused = burst !== null && now - burst.last > PAUSE_MS;
-    // The page gives the scan field its focus back a moment after a tap elsewhere: a code that began
-    // to arrive before that goes on in the field.
-    const refocused = moved && !paused && target === this.field && !editable(burst.target);
-    // Keys into an element that takes no text (the Reason's list, a button) can only be a code, however
-    // slowly a busy phone delivers them; in a field that takes text a pause begins anew.
-    const goesOn = refocused || (burst !== null && !moved && (!paused || !editable(target)));
-    if (!goesOn) {
-      this.burst = { text: "", first: now, last: now, target, before: "value" in target ? target.value : null };
+    // A burst begun on something that takes no text goes on at any pace up to SLOW_MS a key, into
+    // the scan field too once the page gives it the focus back; in a field that takes text a pause
+    // longer than PAUSE_MS begins anew.
+    const within = burst !== null && now - burst.last <= (burst.noText ? SLOW_MS : PAUSE_MS);
+    const refocused = within && moved && target === this.field && burst.noText;
+    if (!within || (moved && !refocused)) {
+      this.burst = { text: "", first: now, last: now, target, before: "value" in target ? target.value : null,
+                     noText: !editable(target) };
     } else if (refocused) {
       this.burst.target = target;
     }
@@ -64,28 +66,29 @@ export class ScanInput {
     const target = event.target;
     // The focus may come back to the scan field between a code's last character and its Enter (a
     // busy page runs the refocus after the keys already queued): the code is still the field's.
-    const refocused = burst !== null && burst.target !== target && target === this.field && !editable(burst.target);
-    const isWedge = burst !== null && (burst.target === target || refocused) && burst.text.length >= MIN_LENGTH
-      && now - burst.last <= PAUSE_MS && (now - burst.first) / burst.text.length <= GAP_MS;
+    const refocused = burst !== null && burst.target !== target && target === this.field && burst.noText;
+    const own = burst !== null && (burst.target === target || refocused) && burst.text.length >= MIN_LENGTH;
+    const isWedge = own && now - burst.last <= PAUSE_MS && (now - burst.first) / burst.text.length <= GAP_MS;
+    // Keys that came where nobody types, slower than a scanner's pace (a busy phone): a code all the same.
+    const slowCode = own && !isWedge && burst.noText && now - burst.last <= SLOW_MS;
+    const source = isWedge ? "wedge" : "typed";
     if (target === this.field) {
       // The field holds the code, unless some of it arrived before the field had its focus back:
       // then the burst holds it whole (and the field only its end).
       const typed = this.field.value;
-      const text = (isWedge && burst.text.length > typed.length && burst.text.endsWith(typed) ? burst.text : typed).trim();
+      const whole = (isWedge || slowCode) && burst.text.length > typed.length && burst.text.endsWith(typed);
+      const text = (whole ? burst.text : typed).trim();
       if (!text && event.key === "Tab") return; // Tab out of an empty field moves on, as anywhere
       event.preventDefault();
       this.field.value = "";
-      if (text) this.emit(text, isWedge ? "wedge" : "typed", isWedge ? burst.first : now, now);
+      if (text) this.emit(text, source, isWedge ? burst.first : now, now);
       return;
     }
-    // Typed, at any pace, while something that takes no text had the focus: the code is the Scan field's.
-    const typedElsewhere = !isWedge && burst !== null && burst.target === target && !editable(target)
-      && burst.text.length >= MIN_LENGTH;
-    if ((isWedge || typedElsewhere) && !this.keepsTyping(target)) {
+    if ((isWedge || slowCode) && !this.keepsTyping(target)) {
       // The trigger was pulled while another field had the focus: the code was typed into it.
       event.preventDefault();
       if (burst.before !== null) target.value = burst.before;
-      this.emit(burst.text, isWedge ? "wedge" : "typed", isWedge ? burst.first : now, now);
+      this.emit(burst.text, source, isWedge ? burst.first : now, now);
     }
   }
 

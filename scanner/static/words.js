@@ -184,13 +184,14 @@ function amountOf(value) {
 // do; English keeps the API's own forms (2026-11-27, 1234.5), which the office reads everywhere.
 const OWN_FORMS = language === "sl" || language === "de";
 
-/** An ISO day as the pages write it: 2026-12-05 (en), 5. 12. 2026 (sl), 05.12.2026 (de). */
+/** An ISO day as the pages write it: 2026-12-05 (en), 5. 12. 2026 (sl), 05.12.2026 (de); built from
+ * its digits, as Babel's patterns do (a Date would read the year 26 as 1926). */
 export function day(iso) {
-  if (!OWN_FORMS) return iso;
-  const [year, month, date] = iso.split("-").map(Number);
-  const digits = language === "de" ? "2-digit" : "numeric";
-  return new Intl.DateTimeFormat(language, { timeZone: "UTC", year: "numeric", month: digits, day: digits })
-    .format(new Date(Date.UTC(year, month - 1, date)));
+  const found = /^(\d{4})-(\d{2})-(\d{2})$/.exec(iso);
+  if (!OWN_FORMS || !found) return iso;
+  const [year, month, date] = found.slice(1).map(Number);
+  if (language === "de") return `${found[3]}.${found[2]}.${year}`;
+  return `${date}. ${month}. ${year}`;
 }
 
 /** A moment as the pages write it, on the device's clock: its day, then a 24-hour time: 2026-11-27
@@ -202,13 +203,12 @@ export function moment(value) {
 }
 
 /** Thousandths as the pages write the amount (language/formats.py amount_text): 1234.5 as the API
- * writes it in English, 1.234,5 in sl and de (grouped from four digits on, as Babel's pattern does,
- * where the browser's own Slovenian would write 1234,5). */
+ * writes it in English, 1.234,5 in sl and de. Grouped by hand: the browser's own Slovenian writes
+ * 1234,5 and a minus sign U+2212, and an older phone's browser knows no way to ask it otherwise. */
 export function amount(milli) {
   if (!OWN_FORMS) return fromMilli(milli);
-  // The sign as the pages write it: the browser's Slovenian writes the minus sign U+2212.
-  const grouped = new Intl.NumberFormat(language, { maximumFractionDigits: 3, useGrouping: "always" });
-  return (milli < 0 ? "-" : "") + grouped.format(Math.abs(milli) / 1000);
+  const [whole, part] = fromMilli(Math.abs(milli)).split(".");
+  return `${milli < 0 ? "-" : ""}${grouped(whole, ".")}${part ? `,${part}` : ""}`;
 }
 
 /** Thousandths as a person types the amount (language/formats.py amount_to_type): ungrouped, with
@@ -220,5 +220,10 @@ export function amountToType(milli) {
 
 /** A count as the pages group it (language/formats.py count_text): 12,345 (en), 12.345 (sl, de). */
 export function number(value) {
-  return new Intl.NumberFormat(language, { maximumFractionDigits: 0, useGrouping: "always" }).format(value);
+  return `${value < 0 ? "-" : ""}${grouped(String(Math.abs(Math.trunc(value))), OWN_FORMS ? "." : ",")}`;
+}
+
+/** "1234567" -> "1.234.567": a separator before each group of three digits from the right. */
+function grouped(digits, separator) {
+  return digits.replace(/\B(?=(\d{3})+$)/g, separator);
 }

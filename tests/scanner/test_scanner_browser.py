@@ -13,7 +13,8 @@ from playwright.sync_api import expect
 from conftest import sideways, laid_out
 from helpers import batch, item
 from scanner_page import (BUTTER, CHEESE, DESKTOP, MILK, MILK_CRATE, PHONE, TRIGGER_AGAIN_MS, booked, choose,
-                          close_context, keep_screenshot, open_context, other_acquires, paired, pick_order, stock_up, wedge)
+                          close_context, keep_screenshot, open_context, other_acquires, paired, pick_order, stock_up, told,
+                          wedge)
 
 
 # --- pairing ----------------------------------------------------------------------------------
@@ -342,6 +343,29 @@ def test_a_code_whose_enter_comes_after_the_focus_came_back_is_still_scanned(des
     before = int(tab.locator("body").get_attribute("data-feedbacks"))
     tab.evaluate(SPLIT_BY_REFOCUS, BUTTER)
     expect(tab.locator("body")).to_have_attribute("data-feedbacks", str(before + 1))
+    expect(tab.locator("#lines li")).to_have_count(2)
+    expect(tab.locator("#lines li", has_text="Butter")).to_have_count(1)
+
+
+# The same, with the keys spaced out as a busy phone may deliver them: slower than a scanner's pace,
+# but where nobody types.
+SPLIT_SLOWLY_BY_REFOCUS = """async (code) => {
+  const scan = document.getElementById("scan");
+  scan.blur();
+  for (const key of code) {
+    document.body.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
+    await new Promise((done) => setTimeout(done, 400));
+  }
+  scan.focus();
+  scan.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
+}"""
+
+
+def test_a_slow_code_on_the_page_whose_enter_comes_after_the_focus_came_back_is_still_scanned(desktop, dairy):
+    tab = paired(desktop, dairy, dairy.key("pc-1"))
+    tab.get_by_role("button", name="Receive").click()
+    wedge(tab, MILK)
+    told(tab, lambda: tab.evaluate(SPLIT_SLOWLY_BY_REFOCUS, BUTTER))
     expect(tab.locator("#lines li")).to_have_count(2)
     expect(tab.locator("#lines li", has_text="Butter")).to_have_count(1)
 

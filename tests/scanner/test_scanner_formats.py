@@ -15,9 +15,9 @@ from language.formats import amount_text, count_text, day_text, moment_text
 from scanner_page import CHEESE, choose, paired, pick_order, stock_up, told, wedge, words_js
 from stock.quantities import from_milli
 
-AMOUNTS = [0, 1, 500, 1500, 999_999, 1_234_500, -1_234_500, 12_345_678, 1_000_000_000]
-COUNTS = [0, 7, 999, 1234, 12_345, 1_234_567]
-DAYS = ["2026-12-05", "2027-01-31"]
+AMOUNTS = [0, 1, 500, 1500, 999_999, 1_234_500, -1_234_500, -500, 12_345_678, 1_000_000_000, 999_999_999_999_999]
+COUNTS = [0, 7, 999, 1000, 1234, 12_345, 123_456, 1_234_567]
+DAYS = ["2026-12-05", "2027-01-31", "0026-01-31"]  # the last as a best-before typed "26" is kept
 
 
 def catalogue(language):
