@@ -24,9 +24,7 @@ export function tn(one, many, count, values = {}) {
   const forms = words[one];
   const all = { count, ...values };
   if (!Array.isArray(forms)) return fill(count === 1 ? one : many, all);
-  const category = new Intl.PluralRules(language).select(count);
-  const index = (FORMS[language] || ["one", "other"]).indexOf(category);
-  return fill(forms[index < 0 ? forms.length - 1 : index] || many, all);
+  return fill(formOf(forms, count), all);
 }
 
 function fill(text, values) {
@@ -97,13 +95,17 @@ function* matches({ parts, places }, text, at = parts[0].length, index = 0, valu
   }
 }
 
+// The page's language is fixed for its life: each text is read once, however often the queue's
+// list is drawn again (a refused thousand-line batch has a message a line).
+const readings = new Map();
+
 /** The best reading of `text`: the one that explains most of its words, a value that is a message
  * of its own ("lot L1", the first refused line inside the count's message) counted with its own.
  * So "Milk, 1 l, without a lot, in Main" names the product "Milk, 1 l", and "1 item(s) refused,
  * e.g.: ..." is read whole rather than as the inner message with a long value before it. */
-function reading(text, known) {
-  if (known.has(text)) return known.get(text);
-  known.set(text, null); // (a value is shorter than its text: no reading waits on itself)
+function reading(text) {
+  if (readings.has(text)) return readings.get(text);
+  readings.set(text, null); // (a value is shorter than its text: no reading waits on itself)
   let best = Object.hasOwn(refusals, text) ? { score: text.length, words: refusals[text], values: {}, places: [] } : null;
   if (!best) {
     patterns ??= patternsOf();
@@ -112,13 +114,13 @@ function reading(text, known) {
       for (const values of matches(pattern, text)) {
         let score = pattern.literal;
         for (const [name, kind] of pattern.places) {
-          if (kind === "s" && MESSAGE_PLACES.has(name)) score += reading(values[name], known)?.score || 0;
+          if (kind === "s" && MESSAGE_PLACES.has(name)) score += reading(values[name])?.score || 0;
         }
         if (!best || score > best.score) best = { score, words: pattern.words, values, places: pattern.places };
       }
     }
   }
-  known.set(text, best);
+  readings.set(text, best);
   return best;
 }
 
@@ -126,12 +128,9 @@ function reading(text, known) {
  * by its English, its values in place; as it came where the catalogue has no such message. */
 export function said(message) {
   if (typeof message !== "string" || !message || language === "en") return message;
-  return written(message, readings);
+  return written(message);
 }
 
-// The page's language is fixed for its life: each text is read once, however often the queue's
-// list is drawn again (a refused thousand-line batch has a message a line).
-const readings = new Map();
 // Places whose value may be a message of its own (stock/naming.py's "lot L1" and "warehouse 2",
 // the first refused line, an inner error): a product's, a warehouse's or a person's name stays
 // as it came, even where it reads like a message ("lot 5 screws").
@@ -143,18 +142,19 @@ const AMOUNT_PLACES = new Set(["amount", "short", "base", "delivered", "returned
                                "min", "max"]);
 const DAY_PLACES = new Set(["day", "today"]);
 
-function written(text, known) {
-  const found = reading(text, known);
+function written(text) {
+  const found = reading(text);
   if (!found) return text;
   const { words, values, places } = found;
   // A %(name)r value is quoted as the API wrote it (a code, a unit): it stays as it came.
   const filled = Object.fromEntries(places.map(([name, kind]) =>
-    [name, kind === "s" ? valueOf(name, values[name], known) : values[name]]));
+    [name, kind === "s" ? valueOf(name, values[name]) : values[name]]));
   return fill(formOf(words, /^\d+$/.test(values.count ?? "") ? Number(values.count) : null), filled);
 }
 
-/** A message's words; a count's message in its form for `count`, as tn() chooses it (one whose
- * English leaves the count out comes as one form already; without a count, the form of many). */
+/** A message's words; a count's message in its form for `count`, by the category Intl.PluralRules
+ * names (one whose English leaves the count out comes as one form already; without a count, the
+ * form of many). tn() and a refusal read back choose alike. */
 function formOf(translation, count) {
   if (!Array.isArray(translation)) return translation;
   const category = count === null ? "other" : new Intl.PluralRules(language).select(count);
@@ -165,8 +165,8 @@ function formOf(translation, count) {
 /** A value read out of a message by its place: a message of its own in the language too; an
  * amount with a fraction with the language's decimal sign, a day as the language writes it.
  * Whole numbers, names and codes stay as they are. */
-function valueOf(name, value, known) {
-  if (MESSAGE_PLACES.has(name) && reading(value, known)) return written(value, known);
+function valueOf(name, value) {
+  if (MESSAGE_PLACES.has(name) && reading(value)) return written(value);
   if (AMOUNT_PLACES.has(name) && /^-?\d+\.\d+$/.test(value)) return amountOf(value);
   if (DAY_PLACES.has(name) && /^\d{4}-\d{2}-\d{2}$/.test(value)) return day(value);
   return value;

@@ -327,45 +327,25 @@ def test_on_a_desktop_with_a_usb_scanner_the_focus_comes_back_to_the_scan_field(
 
 # The keys of a code land on the page (the scan field had just lost its focus), the focus comes back
 # to the scan field, then the code's Enter: as a busy page runs the refocus after the keys queued.
-SPLIT_BY_REFOCUS = """(code) => {
-  const scan = document.getElementById("scan");
-  scan.blur();
-  for (const key of code) document.body.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
-  scan.focus();
-  scan.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
-}"""
-
-
-def test_a_code_whose_enter_comes_after_the_focus_came_back_is_still_scanned(desktop, dairy):
-    tab = paired(desktop, dairy, dairy.key("pc-1"))
-    tab.get_by_role("button", name="Receive").click()
-    wedge(tab, MILK)
-    before = int(tab.locator("body").get_attribute("data-feedbacks"))
-    tab.evaluate(SPLIT_BY_REFOCUS, BUTTER)
-    expect(tab.locator("body")).to_have_attribute("data-feedbacks", str(before + 1))
-    expect(tab.locator("#lines li")).to_have_count(2)
-    expect(tab.locator("#lines li", has_text="Butter")).to_have_count(1)
-
-
-# The same, with the keys spaced out as a busy phone may deliver them: slower than a scanner's pace,
-# but where nobody types.
-SPLIT_SLOWLY_BY_REFOCUS = """async (code) => {
+# Spaced `gap` ms apart: at once, or slower than a scanner's pace as a busy phone may deliver them.
+SPLIT_BY_REFOCUS = """async ([code, gap]) => {
   const scan = document.getElementById("scan");
   scan.blur();
   for (const key of code) {
     document.body.dispatchEvent(new KeyboardEvent("keydown", { key, bubbles: true }));
-    await new Promise((done) => setTimeout(done, 400));
+    if (gap) await new Promise((done) => setTimeout(done, gap));
   }
   scan.focus();
   scan.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true, cancelable: true }));
 }"""
 
 
-def test_a_slow_code_on_the_page_whose_enter_comes_after_the_focus_came_back_is_still_scanned(desktop, dairy):
+@pytest.mark.parametrize("gap", [0, 400], ids=["at-once", "slowly"])
+def test_a_code_on_the_page_whose_enter_comes_after_the_focus_came_back_is_still_scanned(desktop, dairy, gap):
     tab = paired(desktop, dairy, dairy.key("pc-1"))
     tab.get_by_role("button", name="Receive").click()
     wedge(tab, MILK)
-    told(tab, lambda: tab.evaluate(SPLIT_SLOWLY_BY_REFOCUS, BUTTER))
+    told(tab, lambda: tab.evaluate(SPLIT_BY_REFOCUS, [BUTTER, gap]))
     expect(tab.locator("#lines li")).to_have_count(2)
     expect(tab.locator("#lines li", has_text="Butter")).to_have_count(1)
 
